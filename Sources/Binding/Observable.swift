@@ -1,0 +1,230 @@
+/// A thread-safe box around a value that many subscribers can watch: the glue between a view model and
+/// its views.
+///
+/// `subscribe` delivers the current value at once, then every change. Read and write ``value`` from any
+/// thread; no lock is held while subscribers run, so a subscriber may set the value, subscribe or cancel
+/// (itself included) from inside its own callback.
+///
+/// ```swift
+/// let title = Observable("Loading…")
+/// let subscription = title.subscribe { print($0) }  // prints "Loading…"
+/// title.value = "Box office"                        // prints "Box office"
+/// subscription.cancel()
+/// ```
+///
+/// ## Delivery order
+/// Values are delivered in one total order, the order in which they were set, and subscribers of one
+/// observable are never called concurrently. The thread that finds the observable idle delivers, on
+/// itself, before its setter returns. A value set while a delivery round is running (from a subscriber,
+/// or from another thread) is queued and delivered by the running thread after the current round, so a
+/// recursive set never deadlocks and never reorders. See Docs/Binding.md.
+///
+/// Use `Observable<T?>` when "no value" means something; nil is then delivered like any other value.
+public final class Observable<Value> {
+    typealias Handler = @Sendable (Value) -> Bool
+
+    private let lock = Lock()
+    // Everything below is guarded by `lock`.
+    private var storedValue: Value
+    private var subscribers: ContiguousArray<Subscriber<Value>> = []
+    private var pendingEvents: [DeliveryEvent<Value>] = []
+    private var isDelivering = false
+    private var nextSubscriberID: UInt64 = 0
+    private var upstream: [AnyObject] = []
+
+    /// Creates an observable holding `value`.
+    /// - Parameter value: The initial value, delivered to every new subscriber.
+    public init(_ value: Value) {
+        storedValue = value
+    }
+
+    /// The current value. Setting it delivers the new value to every subscriber, on this thread, before
+    /// the setter returns, unless a delivery round is already running (see the type's documentation).
+    ///
+    /// - Important: `observable.value += 1` is a read followed by a write, not one atomic step.
+    public var value: Value {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return storedValue
+        }
+        set {
+            send(newValue)
+        }
+    }
+
+    /// The number of active subscriptions.
+    public var subscriberCount: Int {
+        lock.withLock { subscribers.count }
+    }
+
+    /// Subscribes `handler`: it receives the current value at once, then every change, until the
+    /// returned subscription is cancelled or deallocated.
+    ///
+    /// - Parameter handler: Called with each value on the thread that delivers it.
+    /// - Returns: A token; keep it (for example in a ``SubscriptionBag``) for as long as you want values.
+    public func subscribe(_ handler: @escaping @Sendable (Value) -> Void) -> Subscription {
+        addSubscriber { value in
+            handler(value)
+            return true
+        }
+    }
+
+    /// Subscribes `handler` on behalf of `owner`, which the handler receives without the observable
+    /// retaining it.
+    ///
+    /// The subscription ends by itself once `owner` is deallocated, so a view can observe its view model
+    /// without the retain cycle a closure capturing `self` strongly would create. The handler is never
+    /// called without its owner.
+    ///
+    /// - Parameters:
+    ///   - owner: The object the subscription lives for, held weakly.
+    ///   - handler: Called with the owner and each value.
+    /// - Returns: A token; cancelling or releasing it also ends the subscription.
+    @discardableResult
+    public func subscribe<Owner: AnyObject & Sendable>(
+        with owner: Owner,
+        _ handler: @escaping @Sendable (Owner, Value) -> Void
+    ) -> Subscription {
+        let weakOwner = WeakReference(owner)
+        return addSubscriber { value in
+            guard let owner = weakOwner.object else { return false }
+            handler(owner, value)
+            return true
+        }
+    }
+
+    // MARK: - Internals shared with the operators and delivery targets
+
+    /// Registers `handler` (which returns false to end its own subscription) and delivers the current
+    /// value to it, in order with every other delivery.
+    func addSubscriber(_ handler: @escaping Handler) -> Subscription {
+        lock.lock()
+        nextSubscriberID &+= 1
+        let subscriber = Subscriber(id: nextSubscriberID, handler: handler)
+        subscribers.append(subscriber)
+        let current = storedValue
+        let subscription = Subscription(removing: subscriber.id, from: self)
+        if isDelivering {
+            pendingEvents.append(.initial(current, subscriber))
+            lock.unlock()
+        } else {
+            isDelivering = true
+            lock.unlock()
+            deliver(current, to: subscriber)
+            deliverPendingEvents()
+        }
+        return subscription
+    }
+
+    /// Keeps `source`, and this observable's `subscription` to it, alive for as long as this observable
+    /// lives. Derived observables use it, so a chain such as `a.map(f).removeDuplicates()` holds its
+    /// middle link; the source holds the derived observable only weakly, so there is no cycle.
+    func retain(_ subscription: Subscription, to source: AnyObject) {
+        lock.withLock {
+            upstream.append(subscription)
+            upstream.append(source)
+        }
+    }
+
+    // MARK: - Delivery
+
+    private func send(_ newValue: Value) {
+        lock.lock()
+        storedValue = newValue
+        if subscribers.isEmpty {
+            lock.unlock()
+            return
+        }
+        let recipients = subscribers
+        if isDelivering {
+            pendingEvents.append(.broadcast(newValue, recipients))
+            lock.unlock()
+            return
+        }
+        isDelivering = true
+        lock.unlock()
+        broadcast(newValue, to: recipients)
+        deliverPendingEvents()
+    }
+
+    private func broadcast(_ value: Value, to recipients: ContiguousArray<Subscriber<Value>>) {
+        // The first recipient cannot have been cancelled on this thread since the snapshot was taken.
+        var index = recipients.startIndex
+        if index < recipients.endIndex {
+            let first = recipients[index]
+            if !first.handler(value) { removeSubscriber(id: first.id) }
+            index += 1
+        }
+        while index < recipients.endIndex {
+            deliver(value, to: recipients[index])
+            index += 1
+        }
+    }
+
+    private func deliver(_ value: Value, to subscriber: Subscriber<Value>) {
+        lock.lock()
+        let isActive = subscriber.isActive
+        lock.unlock()
+        guard isActive else { return }
+        if !subscriber.handler(value) {
+            removeSubscriber(id: subscriber.id)
+        }
+    }
+
+    /// Runs on the delivering thread until no event is left, then marks the observable idle.
+    private func deliverPendingEvents() {
+        while true {
+            lock.lock()
+            if pendingEvents.isEmpty {
+                isDelivering = false
+                lock.unlock()
+                return
+            }
+            let events = pendingEvents
+            pendingEvents = []
+            lock.unlock()
+            for event in events {
+                switch event {
+                case .broadcast(let value, let recipients):
+                    for subscriber in recipients { deliver(value, to: subscriber) }
+                case .initial(let value, let subscriber):
+                    deliver(value, to: subscriber)
+                }
+            }
+        }
+    }
+
+    func removeSubscriber(id: UInt64) {
+        lock.lock()
+        if let index = subscribers.firstIndex(where: { $0.id == id }) {
+            subscribers[index].isActive = false
+            subscribers.remove(at: index)
+        }
+        lock.unlock()
+    }
+}
+
+// @unchecked Sendable: every stored property is guarded by `lock` (see the comment on the properties),
+// subscribers are called with no lock held, and values only cross threads when `Value` is Sendable.
+extension Observable: @unchecked Sendable where Value: Sendable {}
+
+/// One registered handler. `isActive` is guarded by the owning observable's lock.
+final class Subscriber<Value> {
+    let id: UInt64
+    let handler: Observable<Value>.Handler
+    var isActive = true
+
+    init(id: UInt64, handler: @escaping Observable<Value>.Handler) {
+        self.id = id
+        self.handler = handler
+    }
+}
+
+/// A delivery waiting for the current round to finish.
+enum DeliveryEvent<Value> {
+    /// A value set while a round was running, for the subscribers registered when it was set.
+    case broadcast(Value, ContiguousArray<Subscriber<Value>>)
+    /// The current value for a subscriber that subscribed while a round was running.
+    case initial(Value, Subscriber<Value>)
+}
