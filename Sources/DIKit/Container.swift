@@ -1,0 +1,369 @@
+/// A register/resolve container: factories registered under a type (usually a protocol), resolved with
+/// their dependencies, and kept according to a ``Scope``.
+///
+/// ```swift
+/// let container = Container()
+/// container.register(NetworkSessionType.self, scope: .singleton) { _ in URLSession.shared }
+/// container.register(BoxOfficeRepository.self) { resolver in
+///     KobisBoxOfficeRepository(session: try resolver.resolve())
+/// }
+/// let repository: BoxOfficeRepository = try container.resolve()
+/// ```
+///
+/// Register and resolve from any thread. Factories run outside the container's lock, so they may
+/// resolve their own dependencies (through the ``Resolver`` they receive, or directly). Registering the
+/// same type, name and argument types again replaces the earlier registration and drops its instance.
+///
+/// Services must be `Sendable`: a container hands the same singleton to every thread.
+public final class Container: Resolving, Sendable {
+    /// The process-wide container the property wrappers use unless given another (through
+    /// ``current``). Configure it once at launch, in your composition root.
+    public static let shared = Container()
+
+    /// The container property wrappers resolve from: ``shared`` unless a task has bound another, for
+    /// example a test with ``withOverrides(_:operation:)``.
+    @TaskLocal public static var current: Container = .shared
+
+    /// The container this one falls back to for registrations it does not have itself.
+    public let parent: Container?
+    private let registrations = Locked<[RegistrationKey: any AnyRegistration]>([:])
+
+    /// Creates an empty container.
+    /// - Parameter parent: A container whose registrations this one inherits and may override;
+    ///   `nil` (the default) for a root container.
+    public init(parent: Container? = nil) {
+        self.parent = parent
+    }
+
+    /// A new child container: it sees every registration of this one, and what it registers itself
+    /// overrides them for resolves made through the child only.
+    public func makeChild() -> Container {
+        Container(parent: self)
+    }
+
+    // MARK: - Registering
+
+    /// Registers a factory for `type`.
+    /// - Parameters:
+    ///   - type: The type to resolve, usually a protocol; inferred from the factory when omitted.
+    ///   - name: Distinguishes several registrations of one type; `nil` by default.
+    ///   - scope: How instances are shared; ``Scope/transient`` by default.
+    ///   - factory: Makes an instance; resolves its own dependencies from the ``Resolver``.
+    public func register<Service: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        scope: Scope = .transient,
+        factory: @escaping @Sendable (Resolver) throws -> Service
+    ) {
+        store(Registration<Service, Void>(name: name, scope: scope) { resolver, _ in try factory(resolver) })
+    }
+
+    /// Registers a factory that takes one runtime argument, given at each resolve.
+    /// - Parameters:
+    ///   - type: The type to resolve.
+    ///   - name: The registration's name; `nil` by default.
+    ///   - scope: ``Scope/transient`` by default. With another scope, the first argument wins.
+    ///   - factory: Makes an instance from a resolver and the argument.
+    public func register<Service: Sendable, Argument>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        scope: Scope = .transient,
+        factory: @escaping @Sendable (Resolver, Argument) throws -> Service
+    ) {
+        store(Registration<Service, Argument>(name: name, scope: scope, factory: factory))
+    }
+
+    /// Registers a factory that takes two runtime arguments.
+    /// - Parameters:
+    ///   - type: The type to resolve.
+    ///   - name: The registration's name; `nil` by default.
+    ///   - scope: ``Scope/transient`` by default.
+    ///   - factory: Makes an instance from a resolver and the two arguments.
+    public func register<Service: Sendable, First, Second>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        scope: Scope = .transient,
+        factory: @escaping @Sendable (Resolver, First, Second) throws -> Service
+    ) {
+        store(
+            Registration<Service, (First, Second)>(name: name, scope: scope) { resolver, arguments in
+                try factory(resolver, arguments.0, arguments.1)
+            })
+    }
+
+    /// Registers a factory that takes three runtime arguments.
+    /// - Parameters:
+    ///   - type: The type to resolve.
+    ///   - name: The registration's name; `nil` by default.
+    ///   - scope: ``Scope/transient`` by default.
+    ///   - factory: Makes an instance from a resolver and the three arguments.
+    public func register<Service: Sendable, First, Second, Third>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        scope: Scope = .transient,
+        factory: @escaping @Sendable (Resolver, First, Second, Third) throws -> Service
+    ) {
+        store(
+            Registration<Service, (First, Second, Third)>(name: name, scope: scope) { resolver, arguments in
+                try factory(resolver, arguments.0, arguments.1, arguments.2)
+            })
+    }
+
+    /// Registers a ready-made instance, shared like a singleton.
+    /// - Parameters:
+    ///   - type: The type to resolve; inferred from `instance` when omitted.
+    ///   - name: The registration's name; `nil` by default.
+    ///   - instance: Returned by every resolve.
+    public func register<Service: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        instance: Service
+    ) {
+        store(Registration<Service, Void>(name: name, instance: instance))
+    }
+
+    /// Installs the registrations of each module, in order (a later one replaces an earlier one's
+    /// registration of the same type and name).
+    /// - Parameter modules: The modules to install.
+    public func install(_ modules: any Module...) {
+        for module in modules { module.register(in: self) }
+    }
+
+    /// Whether a registration for `type`, `name` and no arguments exists here or in a parent.
+    /// - Parameters:
+    ///   - type: The registered type.
+    ///   - name: The registration's name; `nil` by default.
+    public func isRegistered<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
+        lookup(RegistrationKey(type, Void.self, name: name)) != nil
+    }
+
+    /// Removes every registration of this container (not of its parent) and the instances they hold.
+    public func reset() {
+        registrations.withLock { $0.removeAll() }
+    }
+
+    /// Keeps every registration but drops the singleton and weak instances made so far, so the next
+    /// resolve makes new ones. Ready-made instances registered with `instance:` are dropped too.
+    public func releaseInstances() {
+        for registration in registrations.withLock({ Array($0.values) }) {
+            registration.releaseInstances()
+        }
+    }
+
+    private func store(_ registration: any AnyRegistration) {
+        registrations.withLock { $0[registration.key] = registration }
+    }
+
+    // MARK: - Resolving
+
+    /// Resolves the service registered for `type`, `name` and the type of `arguments`. See
+    /// ``Resolving`` for the friendlier overloads.
+    /// - Parameters:
+    ///   - type: The registered type.
+    ///   - name: The registration's name, or `nil`.
+    ///   - arguments: The factory's runtime arguments (`()` for none, a tuple for several).
+    /// - Returns: An instance according to the registration's ``Scope``.
+    /// - Throws: ``ResolutionError`` naming the type, the resolution path and close registrations.
+    public func resolve<Service: Sendable, Arguments>(
+        _ type: Service.Type,
+        name: String?,
+        arguments: Arguments
+    ) throws(ResolutionError) -> Service {
+        let key = RegistrationKey(Service.self, Arguments.self, name: name)
+        if let (registration, _) = lookup(key),
+            let typed = registration as? Registration<Service, Arguments>,
+            let shared = typed.cachedSingleton
+        {
+            return shared
+        }
+        return try ResolutionContext.withActive { context throws(ResolutionError) in
+            try resolve(type, name: name, arguments: arguments, in: context)
+        }
+    }
+
+    /// Resolves the service, or stops the program with the ``ResolutionError`` message.
+    ///
+    /// For app code whose registrations are fixed at launch, where a missing one is a programming error
+    /// that no caller could recover from. Use `resolve` wherever a failure can be handled.
+    /// - Parameters:
+    ///   - type: The registered type; inferred when omitted.
+    ///   - name: The registration's name; `nil` by default.
+    /// - Returns: An instance according to the registration's ``Scope``.
+    public func require<Service: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil
+    ) -> Service {
+        do {
+            return try resolve(type, name: name)
+        } catch {
+            // Deliberate: this is the documented stop-on-failure convenience; `resolve` is the
+            // throwing alternative for callers who can handle the error.
+            fatalError(error.description)
+        }
+    }
+
+    func resolve<Service: Sendable, Arguments>(
+        _ type: Service.Type,
+        name: String?,
+        arguments: Arguments,
+        in context: ResolutionContext
+    ) throws(ResolutionError) -> Service {
+        let key = RegistrationKey(Service.self, Arguments.self, name: name)
+        guard let (registration, owner) = lookup(key),
+            let typed = registration as? Registration<Service, Arguments>
+        else {
+            let requested = RegistrationDescription(Service.self, Arguments.self, name: name)
+            throw ResolutionError(
+                reason: .notRegistered, service: requested.service, name: name,
+                arguments: requested.arguments, path: context.renderedPath(appending: requested),
+                closeMatches: closeMatches(for: key, requested: Service.self))
+        }
+        return try typed.instance(arguments: arguments, requester: self, owner: owner, context: context)
+    }
+
+    /// The registration for `key` here or in the nearest parent that has one, with its owner.
+    func lookup(_ key: RegistrationKey) -> (any AnyRegistration, Container)? {
+        var container: Container? = self
+        while let current = container {
+            if let registration = current.registrations.withLock({ $0[key] }) {
+                return (registration, current)
+            }
+            container = current.parent
+        }
+        return nil
+    }
+
+    /// Registrations of the same service type under another name or other argument types, and the
+    /// wrapped type's when an `Optional` was requested (usually a type inferred from `let x: T? = …`).
+    private func closeMatches<Service>(for key: RegistrationKey, requested: Service.Type) -> [String] {
+        var matches: [String] = []
+        if let optional = requested as? any OptionalMarker.Type,
+            lookup(RegistrationKey(unwrapping: optional, like: key)) != nil
+        {
+            matches.append(
+                "\(String(describing: optional.wrappedType)) (the request was inferred as an Optional; "
+                    + "name the type: resolve(\(String(describing: optional.wrappedType)).self))")
+        }
+        var container: Container? = self
+        while let current = container {
+            let found = current.registrations.withLock { registrations in
+                registrations.values.filter { $0.key.service == key.service && $0.key != key }
+                    .map(\.description.rendered)
+            }
+            matches += found
+            container = current.parent
+        }
+        return matches.sorted()
+    }
+
+    // MARK: - Verifying
+
+    /// Resolves every registration without runtime arguments in a throwaway copy of this container
+    /// (and its parents), and reports every failure at once.
+    ///
+    /// Call it in a test, or at launch in debug builds. Singletons are made in the copy only, so the
+    /// real container is left untouched.
+    /// - Throws: ``VerificationError`` listing every ``ResolutionError`` found, each with its path.
+    public func verify() throws(VerificationError) {
+        let copy = throwawayCopy()
+        var failures: [ResolutionError] = []
+        var skipped: [String] = []
+        for (registration, owner) in copy.allRegistrations() {
+            if registration.takesArguments {
+                skipped.append(registration.description.rendered)
+                continue
+            }
+            do {
+                let context = ResolutionContext()
+                try registration.verify(requester: copy, owner: owner, context: context)
+            } catch {
+                failures.append(error)
+            }
+        }
+        if !failures.isEmpty {
+            throw VerificationError(failures: failures, skipped: skipped.sorted())
+        }
+    }
+
+    private func throwawayCopy() -> Container {
+        let copy = Container(parent: parent?.throwawayCopy())
+        let fresh = registrations.withLock { $0.mapValues { $0.freshCopy() } }
+        copy.registrations.withLock { $0 = fresh }
+        return copy
+    }
+
+    /// Every registration visible from here (a child's override hides the parent's), with its owner,
+    /// in a stable order.
+    private func allRegistrations() -> [(any AnyRegistration, Container)] {
+        var seen = Set<RegistrationKey>()
+        var result: [(any AnyRegistration, Container)] = []
+        var container: Container? = self
+        while let current = container {
+            let own = current.registrations.withLock { Array($0.values) }
+            for registration in own where seen.insert(registration.key).inserted {
+                result.append((registration, current))
+            }
+            container = current.parent
+        }
+        return result.sorted { $0.0.description.rendered < $1.0.description.rendered }
+    }
+}
+
+extension Container {
+    /// Runs `operation` with ``current`` bound to a child of the current container in which
+    /// `overrides` registered their replacements.
+    ///
+    /// The binding is task-local: tests running in parallel each see their own overrides, and nothing
+    /// leaks into ``shared``.
+    /// ```swift
+    /// try await Container.withOverrides({ $0.register(BoxOfficeRepository.self) { _ in StubRepository() } }) {
+    ///     let viewModel = DailyBoxOfficeViewModel()   // its @Inject properties see the stub
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - overrides: Registers the replacements in the child container.
+    ///   - operation: The work that should see them.
+    /// - Returns: What `operation` returns.
+    /// - Throws: What `operation` throws.
+    ///   - isolation: The caller's actor, inherited so `operation` runs where the caller does.
+    public static func withOverrides<Result>(
+        _ overrides: (Container) -> Void,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        let child = current.makeChild()
+        overrides(child)
+        return try await $current.withValue(child, operation: operation, isolation: isolation)
+    }
+
+    /// The synchronous form of ``withOverrides(_:isolation:operation:)``.
+    /// - Parameters:
+    ///   - overrides: Registers the replacements in the child container.
+    ///   - operation: The work that should see them.
+    /// - Returns: What `operation` returns.
+    /// - Throws: What `operation` throws.
+    public static func withOverrides<Result>(
+        _ overrides: (Container) -> Void,
+        operation: () throws -> Result
+    ) rethrows -> Result {
+        let child = current.makeChild()
+        overrides(child)
+        return try $current.withValue(child, operation: operation)
+    }
+}
+
+/// Lets the container see through an `Optional` it was asked for.
+protocol OptionalMarker {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalMarker {
+    static var wrappedType: Any.Type { Wrapped.self }
+}
+
+extension RegistrationKey {
+    /// The key `key` would have if its service type were `optional`'s wrapped type.
+    init(unwrapping optional: any OptionalMarker.Type, like key: RegistrationKey) {
+        self.init(service: ObjectIdentifier(optional.wrappedType), arguments: key.arguments, name: key.name)
+    }
+}

@@ -1,0 +1,103 @@
+/// Why a service could not be resolved, and where: the requested type and name, the path of resolves
+/// that led to it, and registrations that look close.
+///
+/// Its `description` is a message a person can act on:
+/// ```text
+/// DIKit: no registration for NetworkSessionType.
+///   Resolution path: DailyBoxOfficeViewModel → BoxOfficeRepository → NetworkSessionType
+///   Registered close matches: NetworkSessionType named "live"
+///   To fix, register NetworkSessionType (with no name) in the container or a module it installs.
+/// ```
+public struct ResolutionError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Reason: Sendable {
+        /// Nothing is registered for the type, name and argument types.
+        case notRegistered
+        /// Resolving the service needed the service itself; the associated value is the cycle, from the
+        /// first occurrence to the repeated one (`["A", "B", "A"]`).
+        case cycle([String])
+        /// The factory threw an error of its own.
+        case factoryFailed(any Error)
+        /// The registration is ``Scope/weak`` but the factory made a value type, which cannot be held
+        /// weakly.
+        case weakScopeNeedsAClass(instanceType: String)
+    }
+
+    /// What went wrong.
+    public let reason: Reason
+    /// The requested type, as Swift prints it (`NetworkSessionType`).
+    public let service: String
+    /// The requested registration name, or `nil` for the unnamed registration.
+    public let name: String?
+    /// The requested argument types, rendered as a tuple, or `nil` when the request had no arguments.
+    public let arguments: String?
+    /// Every service being resolved when the error happened, from the top-level request to this one.
+    public let path: [String]
+    /// Registrations of the same type under other names or argument types.
+    public let closeMatches: [String]
+
+    /// The path joined with arrows: `A → B → C`.
+    public var renderedPath: String {
+        path.joined(separator: " → ")
+    }
+
+    /// A message naming what failed, where, and how to fix it.
+    public var description: String {
+        var lines: [String] = []
+        let requested = Self.render(service: service, name: name, arguments: arguments)
+        switch reason {
+        case .notRegistered:
+            lines.append("DIKit: no registration for \(requested).")
+        case .cycle(let cycle):
+            lines.append("DIKit: dependency cycle \(cycle.joined(separator: " → ")).")
+        case .factoryFailed(let error):
+            lines.append("DIKit: the factory for \(requested) threw: \(error)")
+        case .weakScopeNeedsAClass(let instanceType):
+            lines.append(
+                "DIKit: \(requested) is registered in the weak scope, but its factory made \(instanceType), "
+                    + "a value type that cannot be held weakly.")
+        }
+        lines.append("  Resolution path: \(renderedPath)")
+        if !closeMatches.isEmpty {
+            lines.append("  Registered close matches: \(closeMatches.joined(separator: "; "))")
+        }
+        lines.append("  To fix, \(remedy(requested: requested))")
+        return lines.joined(separator: "\n")
+    }
+
+    private func remedy(requested: String) -> String {
+        switch reason {
+        case .notRegistered:
+            return "register \(requested) in the container or in a module it installs"
+                + " (a child container also sees its parent's registrations)."
+        case .cycle:
+            return "break the cycle: let one side receive the other later, through @LazyInject or a property"
+                + " set after both exist."
+        case .factoryFailed:
+            return "make the factory for \(service) succeed; the error above is its own."
+        case .weakScopeNeedsAClass:
+            return "register \(service) in the transient or singleton scope, or make it a class."
+        }
+    }
+
+    static func render(service: String, name: String?, arguments: String?) -> String {
+        var text = service
+        if let name { text += " named \"\(name)\"" }
+        if let arguments { text += " with arguments \(arguments)" }
+        return text
+    }
+}
+
+/// Every failure found by ``Container/verify()``, reported at once.
+public struct VerificationError: Error, Sendable, CustomStringConvertible {
+    /// One error per registration that could not be resolved.
+    public let failures: [ResolutionError]
+    /// Registrations skipped because their factories need runtime arguments.
+    public let skipped: [String]
+
+    /// All the failures, each with its path, separated by blank lines.
+    public var description: String {
+        let header = "DIKit: \(failures.count) registration(s) failed verification."
+        return ([header] + failures.map(\.description)).joined(separator: "\n\n")
+    }
+}
