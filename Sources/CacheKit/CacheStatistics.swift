@@ -1,0 +1,42 @@
+/// A cache tier.
+public enum CacheTier: String, Sendable, Hashable {
+    /// The in-memory tier.
+    case memory
+    /// The on-disk tier.
+    case disk
+}
+
+/// Counters for one tier since it was created.
+public struct CacheStatistics: Sendable, Hashable {
+    /// Reads that found a live entry.
+    public var hits = 0
+    /// Reads that found nothing, or only an expired or corrupt entry.
+    public var misses = 0
+    /// Entries removed to respect a count, cost or size limit.
+    public var evictions = 0
+    /// Expired entries removed, by a read, a sweep or `removeExpired`.
+    public var expirations = 0
+
+    /// Creates counters; all zero by default.
+    public init() {}
+
+    /// Hits divided by reads; 0 before any read.
+    public var hitRatio: Double {
+        let reads = hits + misses
+        return reads == 0 ? 0 : Double(hits) / Double(reads)
+    }
+}
+
+/// Something that happened inside a cache, for logging or metrics.
+public enum CacheEvent: Sendable, Hashable {
+    /// A read found a live entry.
+    case hit(CacheTier, key: String)
+    /// A read found nothing live.
+    case miss(CacheTier, key: String)
+    /// An entry was removed to respect a limit.
+    case evicted(CacheTier, key: String)
+    /// An expired entry was removed.
+    case expired(CacheTier, key: String)
+    /// A disk entry could not be read back and was removed; `reason` says why.
+    case removedCorruptEntry(key: String, path: String, reason: String)
+}

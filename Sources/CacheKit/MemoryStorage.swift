@@ -1,0 +1,291 @@
+import Dispatch
+import Foundation
+
+/// A thread-safe in-memory cache with least-recently-used eviction, count and cost limits, and
+/// per-entry expiration.
+///
+/// ```swift
+/// let posters = MemoryStorage<String, Data>(configuration: .init(totalCostLimit: 50 * 1024 * 1024))
+/// posters.store(imageData, forKey: url.absoluteString)
+/// let cached = posters.value(forKey: url.absoluteString)
+/// ```
+///
+/// It is its own O(1) LRU rather than `NSCache`, which on Linux evicts the newest entry first and never
+/// refreshes on reads (see Docs/CacheKit.md). An expired entry is never returned; a periodic sweep
+/// removes expired entries that nobody reads.
+public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// How a ``MemoryStorage`` behaves. Every property has a default.
+    public struct Configuration: Sendable {
+        /// The most entries kept; the least recently used go first. `Int.max` (no limit) by default.
+        public var countLimit: Int
+        /// The most total cost kept; the least recently used go first. `Int.max` (no limit) by default.
+        /// A single value costing more than this is not stored at all.
+        public var totalCostLimit: Int
+        /// The expiration of an entry stored without one. 5 minutes by default.
+        public var expiration: CacheExpiration
+        /// How often expired entries are swept away; `nil` disables the sweep. 180 seconds by default.
+        public var sweepInterval: TimeInterval?
+        /// The cost of a value. By default, ``CacheCostCalculable/cacheCost`` when the value conforms,
+        /// otherwise 1.
+        public var cost: @Sendable (Value) -> Int
+        /// Called after each ``CacheEvent``, outside the storage's lock. `nil` by default.
+        public var onEvent: (@Sendable (CacheEvent) -> Void)?
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - countLimit: The most entries kept; no limit by default.
+        ///   - totalCostLimit: The most total cost kept; no limit by default.
+        ///   - expiration: The default expiration; 5 minutes by default.
+        ///   - sweepInterval: Seconds between sweeps of expired entries, or `nil`; 180 by default.
+        ///   - cost: The cost of a value; its ``CacheCostCalculable/cacheCost`` or 1 by default.
+        ///   - onEvent: A hook for logging or metrics; `nil` by default.
+        public init(
+            countLimit: Int = .max,
+            totalCostLimit: Int = .max,
+            expiration: CacheExpiration = .seconds(300),
+            sweepInterval: TimeInterval? = 180,
+            cost: (@Sendable (Value) -> Int)? = nil,
+            onEvent: (@Sendable (CacheEvent) -> Void)? = nil
+        ) {
+            self.countLimit = countLimit
+            self.totalCostLimit = totalCostLimit
+            self.expiration = expiration
+            self.sweepInterval = sweepInterval
+            self.cost = cost ?? { ($0 as? any CacheCostCalculable)?.cacheCost ?? 1 }
+            self.onEvent = onEvent
+        }
+    }
+
+    private struct Entry: Sendable {
+        var value: Value
+        var cost: Int
+        var expiration: StoredExpiration
+    }
+
+    private struct State: Sendable {
+        var table = LRUTable<Key, Entry>()
+        var totalCost = 0
+        var statistics = CacheStatistics()
+    }
+
+    /// The configuration the storage was created with.
+    public let configuration: Configuration
+    private let clock: CacheClock
+    private let state: Locked<State>
+    private let sweeper = Locked<SweepTimer?>(nil)
+    #if canImport(Darwin)
+        private let memoryPressure = Locked<MemoryPressureSource?>(nil)
+    #endif
+
+    /// Creates an empty storage.
+    /// - Parameters:
+    ///   - configuration: Limits, default expiration and sweep interval; see ``Configuration``.
+    ///   - clock: Where the current time comes from; ``CacheClock/system`` by default.
+    public init(configuration: Configuration = Configuration(), clock: CacheClock = .system) {
+        self.configuration = configuration
+        self.clock = clock
+        self.state = Locked(State())
+        if let interval = configuration.sweepInterval {
+            sweeper.withLock { $0 = SweepTimer(interval: interval, label: "CacheKit.MemoryStorage.sweep") {
+                    [weak self] in self?.removeExpired()
+                }
+            }
+        }
+        #if canImport(Darwin)
+            observeMemoryPressure()
+        #endif
+    }
+
+    // MARK: - Reading
+
+    /// The live value for `key`, or `nil` when there is none or it has expired (an expired entry is
+    /// removed).
+    /// - Parameters:
+    ///   - key: The entry's key.
+    ///   - extending: What this read does to the entry's expiration; ``ExpirationExtending/cacheTime``
+    ///     (renew for the original duration) by default.
+    /// - Returns: The value, or `nil` on a miss.
+    public func value(forKey key: Key, extendingExpiration extending: ExpirationExtending = .cacheTime) -> Value? {
+        let now = clock.now()
+        let seconds = now.timeIntervalSince1970
+        let (value, expired) = state.withLock { state -> (Value?, Bool) in
+            let found = state.table.access(key) { entry -> Value? in
+                if entry.expiration.isExpired(at: seconds) { return nil }
+                if let renewed = entry.expiration.extended(by: extending, now: now) {
+                    entry.expiration = renewed
+                }
+                return entry.value
+            }
+            switch found {
+            case .some(.some(let value)):
+                state.statistics.hits += 1
+                return (value, false)
+            case .some(.none):
+                if let removed = state.table.remove(key) { state.totalCost -= removed.cost }
+                state.statistics.misses += 1
+                state.statistics.expirations += 1
+                return (nil, true)
+            case .none:
+                state.statistics.misses += 1
+                return (nil, false)
+            }
+        }
+        if let onEvent = configuration.onEvent {
+            let name = String(describing: key)
+            if expired { onEvent(.expired(.memory, key: name)) }
+            onEvent(value == nil ? .miss(.memory, key: name) : .hit(.memory, key: name))
+        }
+        return value
+    }
+
+    /// Whether a live entry exists for `key`. Does not count as a read: recency, expiration and
+    /// statistics are unchanged.
+    /// - Parameter key: The entry's key.
+    /// - Returns: `true` when ``value(forKey:extendingExpiration:)`` would return a value now.
+    public func contains(_ key: Key) -> Bool {
+        let seconds = clock.now().timeIntervalSince1970
+        return state.withLock { state in
+            guard let entry = state.table.peek(key) else { return false }
+            return !entry.expiration.isExpired(at: seconds)
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Stores `value` for `key`, replacing any earlier value, then evicts least recently used entries
+    /// until the count and cost limits hold.
+    ///
+    /// A value whose cost alone exceeds ``Configuration/totalCostLimit`` is not stored (and any older
+    /// value for the key is removed), rather than emptying the whole cache for it.
+    /// - Parameters:
+    ///   - value: The value to keep.
+    ///   - key: The entry's key.
+    ///   - expiration: This entry's expiration; ``Configuration/expiration`` when `nil` (the default).
+    public func store(_ value: Value, forKey key: Key, expiration: CacheExpiration? = nil) {
+        let cost = configuration.cost(value)
+        let stored = StoredExpiration(expiration ?? configuration.expiration, now: clock.now())
+        let evicted = state.withLock { state -> [Key] in
+            if let replaced = state.table.remove(key) { state.totalCost -= replaced.cost }
+            guard cost <= configuration.totalCostLimit else { return [] }
+            state.table.insert(Entry(value: value, cost: cost, expiration: stored), forKey: key)
+            state.totalCost += cost
+            var evicted: [Key] = []
+            while state.table.count > configuration.countLimit || state.totalCost > configuration.totalCostLimit,
+                let oldest = state.table.removeOldest()
+            {
+                state.totalCost -= oldest.payload.cost
+                state.statistics.evictions += 1
+                if configuration.onEvent != nil { evicted.append(oldest.key) }
+            }
+            return evicted
+        }
+        if let onEvent = configuration.onEvent {
+            for key in evicted { onEvent(.evicted(.memory, key: String(describing: key))) }
+        }
+    }
+
+    // MARK: - Removing
+
+    /// Removes the entry for `key`, if any.
+    /// - Parameter key: The entry's key.
+    public func removeValue(forKey key: Key) {
+        state.withLock { state in
+            if let removed = state.table.remove(key) { state.totalCost -= removed.cost }
+        }
+    }
+
+    /// Removes every entry. Statistics are kept.
+    public func removeAll() {
+        state.withLock { state in
+            state.table.removeAll()
+            state.totalCost = 0
+        }
+    }
+
+    /// Removes every expired entry. The periodic sweep calls this.
+    /// - Returns: How many entries were removed.
+    @discardableResult
+    public func removeExpired() -> Int {
+        let seconds = clock.now().timeIntervalSince1970
+        let removed = state.withLock { state -> [Key] in
+            let expired = state.table.keys { $0.expiration.isExpired(at: seconds) }
+            for key in expired {
+                if let entry = state.table.remove(key) { state.totalCost -= entry.cost }
+            }
+            state.statistics.expirations += expired.count
+            return expired
+        }
+        if let onEvent = configuration.onEvent {
+            for key in removed { onEvent(.expired(.memory, key: String(describing: key))) }
+        }
+        return removed.count
+    }
+
+    // MARK: - Inspecting
+
+    /// The number of entries held, expired ones not yet removed included.
+    public var count: Int {
+        state.withLock { $0.table.count }
+    }
+
+    /// The total cost of the entries held.
+    public var totalCost: Int {
+        state.withLock { $0.totalCost }
+    }
+
+    /// Hits, misses, evictions and expirations so far.
+    public var statistics: CacheStatistics {
+        state.withLock { $0.statistics }
+    }
+
+    /// The keys held, most recently used first.
+    public var keys: [Key] {
+        state.withLock { $0.table.keysNewestFirst }
+    }
+
+    // MARK: - Memory pressure
+
+    #if canImport(Darwin)
+        /// On Apple platforms, a memory warning halves the cache and a critical one empties it.
+        private func observeMemoryPressure() {
+            let source = DispatchSource.makeMemoryPressureSource(
+                eventMask: [.warning, .critical], queue: .global(qos: .utility))
+            source.setEventHandler { [weak self, weak source] in
+                guard let self, let event = source?.data else { return }
+                if event.contains(.critical) {
+                    self.removeAll()
+                } else {
+                    self.trim(toCount: self.count / 2)
+                }
+            }
+            source.resume()
+            memoryPressure.withLock { $0 = MemoryPressureSource(source: source) }
+        }
+    #endif
+
+    /// Evicts least recently used entries until at most `count` remain. Use it to answer a
+    /// memory-pressure signal on platforms without one built in (Linux).
+    /// - Parameter count: The number of entries to keep.
+    public func trim(toCount count: Int) {
+        state.withLock { state in
+            while state.table.count > max(count, 0), let oldest = state.table.removeOldest() {
+                state.totalCost -= oldest.payload.cost
+                state.statistics.evictions += 1
+            }
+        }
+    }
+
+    deinit {
+        #if canImport(Darwin)
+            memoryPressure.withLock { $0?.source.cancel() }
+        #endif
+    }
+}
+
+#if canImport(Darwin)
+    /// Holds the memory-pressure source so it can be cancelled.
+    struct MemoryPressureSource: @unchecked Sendable {
+        // @unchecked Sendable: dispatch sources are thread-safe; the overlay just does not say so.
+        let source: any DispatchSourceMemoryPressure
+    }
+#endif

@@ -1,0 +1,325 @@
+import Foundation
+import Testing
+
+@testable import CacheKit
+
+@Suite("DiskStorage")
+struct DiskStorageTests {
+    let folder: TemporaryFolder
+    let clock = ManualClock()
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    @Test func aStoredValueIsReadBack() throws {
+        // Given
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        // When
+        try storage.store("웡카", forKey: "20236180")
+        // Then
+        #expect(storage.value(forKey: "20236180") == "웡카")
+        #expect(storage.value(forKey: "missing") == nil)
+    }
+
+    @Test func codableValuesRoundTripAsJSON() throws {
+        // Given
+        let storage = try DiskStorage<Movie>(in: folder, clock: clock)
+        let movie = Movie(code: "20124079", title: "광해, 왕이 된 남자")
+        // When
+        try storage.store(movie, forKey: movie.code)
+        // Then
+        #expect(storage.value(forKey: movie.code) == movie)
+    }
+
+    @Test func aNewInstanceSeesEntriesAndTheirExpiration() throws {
+        // Given an entry of one hour written by a first instance
+        try DiskStorage<String>(in: folder, clock: clock).store("v", forKey: "k", expiration: .seconds(3600))
+        // When a second instance opens the folder
+        let reopened = try DiskStorage<String>(in: folder, clock: clock)
+        // Then it sees the entry until the original expiration, not later
+        #expect(reopened.value(forKey: "k", extendingExpiration: .none) == "v")
+        clock.advance(by: 3600)
+        #expect(DiskStorage<String>.reopen(folder, clock).value(forKey: "k") == nil)
+    }
+
+    @Test func anExtendedExpirationIsPersisted() throws {
+        // Given
+        let first = try DiskStorage<String>(in: folder, clock: clock)
+        try first.store("v", forKey: "k", expiration: .seconds(100))
+        clock.advance(by: 90)
+        // When a read renews it for its original 100 seconds
+        _ = first.value(forKey: "k", extendingExpiration: .cacheTime)
+        clock.advance(by: 90)
+        // Then a new instance still sees it
+        #expect(DiskStorage<String>.reopen(folder, clock).value(forKey: "k", extendingExpiration: .none) == "v")
+    }
+
+    @Test func recencySurvivesARestart() throws {
+        // Given a, b, c stored in order, then a read, in a first instance
+        let first = try DiskStorage<String>(in: folder, clock: clock)
+        for key in ["a", "b", "c"] {
+            try first.store(key, forKey: key)
+            clock.advance(by: 1)
+        }
+        _ = first.value(forKey: "a")
+        clock.advance(by: 1)
+        // When a second instance with room for 3 stores a fourth (trimming to 80 %: 2 entries)
+        let second = try DiskStorage<String>(in: folder, clock: clock, countLimit: 3)
+        try second.store("d", forKey: "d")
+        // Then the least recently used, b and c, went first
+        #expect(second.value(forKey: "a") == "a")
+        #expect(second.value(forKey: "d") == "d")
+        #expect(second.value(forKey: "b") == nil)
+        #expect(second.value(forKey: "c") == nil)
+    }
+
+    @Test func anExpiredEntryIsAMissAndItsFileIsRemoved() throws {
+        // Given
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        try storage.store("v", forKey: "k", expiration: .seconds(10))
+        // When
+        clock.advance(by: 10)
+        // Then
+        #expect(storage.value(forKey: "k") == nil)
+        #expect(folder.fileNames.isEmpty)
+        #expect(storage.statistics.expirations == 1)
+    }
+
+    @Test func removeExpiredDeletesOnlyExpiredFiles() throws {
+        // Given
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        try storage.store("short", forKey: "short", expiration: .seconds(10))
+        try storage.store("long", forKey: "long", expiration: .days(1))
+        clock.advance(by: 10)
+        // When
+        let removed = storage.removeExpired()
+        // Then
+        #expect(removed == 1)
+        #expect(folder.fileNames == [storage.fileURL(forKey: "long").lastPathComponent])
+    }
+
+    @Test func theCountLimitTrimsToEightyPercentByLeastRecentAccess() throws {
+        // Given room for 10
+        let storage = try DiskStorage<String>(in: folder, clock: clock, countLimit: 10)
+        for index in 0..<10 {
+            try storage.store("\(index)", forKey: "\(index)")
+            clock.advance(by: 1)
+        }
+        // When the eleventh arrives
+        try storage.store("10", forKey: "10")
+        // Then the oldest three went, leaving 8
+        #expect(storage.count == 8)
+        #expect(folder.fileNames.count == 8)
+        #expect(storage.value(forKey: "0") == nil)
+        #expect(storage.value(forKey: "2") == nil)
+        #expect(storage.value(forKey: "3") == "3")
+        #expect(storage.statistics.evictions == 3)
+    }
+
+    @Test func theSizeLimitCountsWholeFiles() throws {
+        // Given room for 10 KB
+        let storage = try DiskStorage<Data>(in: folder, clock: clock, sizeLimit: 10_000)
+        // When 4 KB entries are stored three times
+        for key in ["a", "b", "c"] {
+            try storage.store(Data(count: 4_000), forKey: key)
+            clock.advance(by: 1)
+        }
+        // Then the total stays under the limit's 80 %
+        #expect(storage.totalSize <= 8_000)
+        #expect(storage.value(forKey: "c") != nil)
+        #expect(storage.value(forKey: "a") == nil)
+    }
+
+    @Test func anEntryLargerThanTheWholeCacheIsRefusedWithAClearError() throws {
+        // Given
+        let storage = try DiskStorage<Data>(in: folder, clock: clock, sizeLimit: 1_000)
+        try storage.store(Data(count: 10), forKey: "small")
+        // When
+        let error = #expect(throws: CacheError.self) { try storage.store(Data(count: 2_000), forKey: "big") }
+        // Then
+        guard case .entryTooLarge(let size, let limit) = error?.reason else {
+            Issue.record("expected entryTooLarge")
+            return
+        }
+        #expect(size > 2_000)
+        #expect(limit == 1_000)
+        #expect(error?.description.contains("Raise the size limit") == true)
+        #expect(storage.value(forKey: "small") != nil)
+    }
+
+    @Test func aTruncatedFileIsAMissAndIsRemoved() throws {
+        // Given
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        try storage.store(String(repeating: "x", count: 500), forKey: "k")
+        let file = storage.fileURL(forKey: "k")
+        let bytes = try Data(contentsOf: file)
+        try bytes.prefix(bytes.count / 2).write(to: file)
+        // When
+        let value = storage.value(forKey: "k")
+        // Then
+        #expect(value == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(storage.count == 0)
+    }
+
+    @Test func aGarbageFileIsAMissAndIsRemoved() throws {
+        // Given
+        let log = EventLog()
+        let storage = try DiskStorage<String>(in: folder, clock: clock, events: log)
+        try storage.store("v", forKey: "k")
+        try Data("not a cache file at all, just some garbage bytes here".utf8).write(
+            to: storage.fileURL(forKey: "k"))
+        // When
+        let value = storage.value(forKey: "k")
+        // Then
+        #expect(value == nil)
+        #expect(folder.fileNames.isEmpty)
+        #expect(log.all.contains { if case .removedCorruptEntry = $0 { true } else { false } })
+    }
+
+    @Test func garbageFilesFoundAtStartupAreRemoved() throws {
+        // Given a folder with a foreign-named file and a cache-named garbage file
+        try Data("keep me".utf8).write(to: folder.url.appendingPathComponent("README.txt"))
+        try Data("junk".utf8).write(to: folder.url.appendingPathComponent(String(repeating: "a", count: 32)))
+        // When
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        // Then
+        #expect(storage.count == 0)
+        #expect(folder.fileNames == ["README.txt"])
+    }
+
+    @Test func aValueThatCannotBeDecodedIsAMissAndIsRemoved() throws {
+        // Given a valid file whose payload the type rejects
+        let storage = try DiskStorage<Picky>(in: folder, clock: clock)
+        try storage.store(Picky(text: "hello"), forKey: "k")
+        // When
+        let value = storage.value(forKey: "k")
+        // Then
+        #expect(value == nil)
+        #expect(folder.fileNames.isEmpty)
+        #expect(storage.statistics.misses == 1)
+        #expect(storage.statistics.hits == 0)
+    }
+
+    @Test(arguments: [
+        "../../etc/passwd", "/absolute/path", "a/b/c", "..", ".", "", "🎬🍿", "광해, 왕이 된 남자",
+        String(repeating: "k", count: 10_000), "with\u{0}nul", "line\nbreak",
+    ])
+    func hostileKeysStayInsideTheDirectoryAndRoundTrip(key: String) throws {
+        // Given
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        // When
+        try storage.store("value", forKey: key)
+        // Then
+        #expect(storage.value(forKey: key) == "value")
+        #expect(folder.fileNames.count == 1)
+        #expect(storage.fileURL(forKey: key).deletingLastPathComponent().path == folder.url.path)
+    }
+
+    @Test func theEntryFileStartsWithTheValuesBytesSoItCanBeOpenedByPath() throws {
+        // Given
+        let storage = try DiskStorage<Data>(in: folder, clock: clock)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // When
+        try storage.store(png, forKey: "https://example.com/poster.png")
+        // Then
+        let file = try Data(contentsOf: storage.fileURL(forKey: "https://example.com/poster.png"))
+        #expect(file.prefix(8) == png)
+    }
+
+    @Test func removeAllDeletesEntriesButNotForeignFiles() throws {
+        // Given
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        try storage.store("a", forKey: "a")
+        try storage.store("b", forKey: "b")
+        try Data("mine".utf8).write(to: folder.url.appendingPathComponent("notes.txt"))
+        // When
+        try storage.removeAll()
+        // Then
+        #expect(folder.fileNames == ["notes.txt"])
+        #expect(storage.count == 0)
+        #expect(storage.totalSize == 0)
+    }
+
+    @Test func removeValueDeletesTheFile() throws {
+        // Given
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        try storage.store("a", forKey: "a")
+        // When
+        try storage.removeValue(forKey: "a")
+        // Then
+        #expect(folder.fileNames.isEmpty)
+        #expect(!storage.contains("a"))
+    }
+
+    @Test func leftoverTemporaryFilesAreCleanedAtStartup() throws {
+        // Given a store that crashed before its rename
+        try Data("partial".utf8).write(to: folder.url.appendingPathComponent(".tmp-abc-1"))
+        // When
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        // Then
+        #expect(storage.count == 0)
+        #expect(folder.fileNames.isEmpty)
+    }
+
+    @Test func anUncreatableDirectoryIsAnOpenErrorNamingThePath() throws {
+        // Given a path below a regular file
+        let file = folder.url.appendingPathComponent("plain-file")
+        try Data().write(to: file)
+        let impossible = file.appendingPathComponent("cache")
+        // When
+        let error = #expect(throws: CacheError.self) {
+            _ = try DiskStorage<String>(configuration: .init(directory: impossible))
+        }
+        // Then
+        #expect(error?.operation == .open)
+        #expect(error?.path == impossible.path)
+    }
+
+    @Test func limitsHoldAtTenThousandEntriesWithoutListingTheDirectoryPerStore() throws {
+        // Given room for 10,000 entries
+        let storage = try DiskStorage<Data>(in: folder, clock: clock, countLimit: 10_000)
+        let payload = Data(count: 64)
+        // When 12,000 are stored
+        for index in 0..<12_000 {
+            try storage.store(payload, forKey: "entry-\(index)")
+        }
+        // Then the count never exceeded the limit and the directory was listed once
+        #expect(storage.count <= 10_000)
+        #expect(folder.fileNames.count == storage.count)
+        #expect(storage.indexBuildCount == 1)
+        #expect(storage.value(forKey: "entry-11999") == payload)
+    }
+
+    @Test func concurrentStoresAndReadsLoseNothing() async throws {
+        // Given
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        // When 8 tasks each store and read back 50 keys of their own
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var mismatches = 0
+                    for index in 0..<50 {
+                        let key = "\(task)-\(index)"
+                        do { try storage.store(key, forKey: key) } catch { mismatches += 1 }
+                        if storage.value(forKey: key) != key { mismatches += 1 }
+                    }
+                    return mismatches
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        // Then
+        #expect(mismatches == 0)
+        #expect(storage.count == 400)
+    }
+}
+
+extension DiskStorage {
+    /// A fresh instance over the same folder, as after a restart.
+    static func reopen(_ folder: TemporaryFolder, _ clock: ManualClock) -> DiskStorage<Value> {
+        // The folder exists, so opening cannot fail; a failure would surface as a missing value.
+        (try? DiskStorage<Value>(in: folder, clock: clock)) ?? { fatalError("cannot reopen \(folder.url)") }()
+    }
+}

@@ -1,0 +1,98 @@
+import CacheKit
+import Foundation
+
+/// A fresh folder under the system's temporary directory, removed when the value is released.
+final class TemporaryFolder: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("CacheKitTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Every file name in the folder, hidden ones included.
+    var fileNames: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    // @unchecked Sendable: `current` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        current = start
+    }
+
+    var now: Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
+    func advance(by seconds: TimeInterval) {
+        lock.lock()
+        current = current.addingTimeInterval(seconds)
+        lock.unlock()
+    }
+
+    var cacheClock: CacheClock {
+        CacheClock { self.now }
+    }
+}
+
+/// Collects cache events from any thread.
+final class EventLog: @unchecked Sendable {
+    // @unchecked Sendable: `events` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var events: [CacheEvent] = []
+
+    func record(_ event: CacheEvent) {
+        lock.lock()
+        events.append(event)
+        lock.unlock()
+    }
+
+    var all: [CacheEvent] {
+        lock.lock()
+        defer { lock.unlock() }
+        return events
+    }
+}
+
+struct Movie: Codable, Equatable, DataConvertible {
+    let code: String
+    let title: String
+}
+
+/// A value whose bytes never decode, to make a valid file with an unreadable payload.
+struct Picky: DataConvertible, Equatable {
+    let text: String
+    func toData() throws -> Data { Data(text.utf8) }
+    static func fromData(_ data: Data) throws -> Picky {
+        throw DataConversionError(type: "Picky", reason: "it refuses every byte")
+    }
+}
+
+extension DiskStorage {
+    convenience init(
+        in folder: TemporaryFolder, clock: ManualClock, countLimit: Int = .max,
+        sizeLimit: Int = 150 * 1024 * 1024, events: EventLog? = nil
+    ) throws {
+        var onEvent: (@Sendable (CacheEvent) -> Void)?
+        if let events {
+            onEvent = { event in events.record(event) }
+        }
+        try self.init(
+            configuration: .init(
+                directory: folder.url, countLimit: countLimit, sizeLimit: sizeLimit, onEvent: onEvent),
+            clock: clock.cacheClock)
+    }
+}
