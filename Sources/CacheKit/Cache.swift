@@ -58,7 +58,9 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     ///   - directory: Where disk entries go; `nil` (the default) for the platform caches directory.
     ///   - clock: The time source of both tiers; ``CacheClock/system`` by default.
     /// - Throws: ``CacheError`` when the disk directory cannot be created.
-    public convenience init(name: String, directory: URL? = nil, clock: CacheClock = .system) throws(CacheError) {
+    public convenience init(name: String, directory: URL? = nil, clock: CacheClock = .system)
+        throws(CacheError)
+    {
         self.init(
             memory: MemoryStorage(clock: clock),
             disk: try DiskStorage(configuration: .init(name: name, directory: directory), clock: clock))
@@ -157,7 +159,9 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     ///   - key: The entry's key.
     ///   - expiration: Both tiers' expiration for this entry; each tier's default when `nil`.
     /// - Throws: ``CacheError`` when the disk store fails (the memory tier holds the value anyway).
-    public func store(_ value: Value, forKey key: String, expiration: CacheExpiration? = nil) async throws(CacheError) {
+    public func store(_ value: Value, forKey key: String, expiration: CacheExpiration? = nil)
+        async throws(CacheError)
+    {
         memory.store(value, forKey: key, expiration: expiration)
         try await storeOnDisk(value, forKey: key, expiration: expiration)
     }
@@ -208,9 +212,12 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
 
     // MARK: - The disk queue
 
-    private func storeOnDisk(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws(CacheError) {
+    private func storeOnDisk(_ value: Value, forKey key: String, expiration: CacheExpiration?)
+        async throws(CacheError)
+    {
         try await onDiskQueue { () -> Result<Void, CacheError> in
-            Result { () throws(CacheError) in try self.disk.store(value, forKey: key, expiration: expiration) }
+            Result { () throws(CacheError) in try self.disk.store(value, forKey: key, expiration: expiration)
+            }
         }.get()
     }
 

@@ -56,7 +56,8 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
         if let path { text += " at \(path)" }
         switch reason {
         case .fileSystem(let code, let message):
-            text += ": \(message) (errno \(code)). Check that the directory exists, is writable and has space."
+            text +=
+                ": \(message) (errno \(code)). Check that the directory exists, is writable and has space."
         case .encodingFailed(let error):
             text += ": the value could not be encoded: \(error)"
         case .entryTooLarge(let size, let limit):

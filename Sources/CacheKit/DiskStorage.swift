@@ -97,7 +97,9 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     ///   - configuration: Location, limits and default expiration; see ``Configuration``.
     ///   - clock: Where the current time comes from; ``CacheClock/system`` by default.
     /// - Throws: ``CacheError`` with operation `open` when the directory cannot be created.
-    public init(configuration: Configuration = Configuration(), clock: CacheClock = .system) throws(CacheError) {
+    public init(configuration: Configuration = Configuration(), clock: CacheClock = .system)
+        throws(CacheError)
+    {
         self.configuration = configuration
         self.clock = clock
         let directory = configuration.directory ?? Self.defaultDirectory(named: configuration.name)
@@ -143,7 +145,9 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     ///   - extending: What this read does to the entry's expiration; ``ExpirationExtending/cacheTime``
     ///     by default.
     /// - Returns: The value, or `nil`.
-    public func value(forKey key: String, extendingExpiration extending: ExpirationExtending = .cacheTime) -> Value? {
+    public func value(forKey key: String, extendingExpiration extending: ExpirationExtending = .cacheTime)
+        -> Value?
+    {
         let name = StableHash.hex(key)
         let now = clock.now()
         var events: [CacheEvent] = []
@@ -249,7 +253,9 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     /// - Throws: ``CacheError`` with operation `store`: the value could not be encoded, the entry is
     ///   larger than ``Configuration/sizeLimit``, or the file could not be written. A failed store leaves
     ///   the previous entry for the key in place.
-    public func store(_ value: Value, forKey key: String, expiration: CacheExpiration? = nil) throws(CacheError) {
+    public func store(_ value: Value, forKey key: String, expiration: CacheExpiration? = nil)
+        throws(CacheError)
+    {
         let payload: Data
         do {
             payload = try value.toData()
@@ -400,7 +406,9 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     private func ensureIndex(_ state: inout State) -> Bool {
         if state.index != nil { return true }
         state.indexBuilds += 1
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else { return false }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else {
+            return false
+        }
         var found: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
         found.reserveCapacity(names.count)
         for name in names {
@@ -429,7 +437,9 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     }
 
     private func readIndexEntry(name: String) -> (IndexEntry, Double)? {
-        guard let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false) else { return nil }
+        guard let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false) else {
+            return nil
+        }
         defer { close(descriptor) }
         guard let status = try? POSIXFile.status(descriptor), status.isRegularFile,
             status.size >= EntryFile.trailerSize,

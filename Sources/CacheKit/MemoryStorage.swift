@@ -86,7 +86,8 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         self.clock = clock
         self.state = Locked(State())
         if let interval = configuration.sweepInterval {
-            sweeper.withLock { $0 = SweepTimer(interval: interval, label: "CacheKit.MemoryStorage.sweep") {
+            sweeper.withLock {
+                $0 = SweepTimer(interval: interval, label: "CacheKit.MemoryStorage.sweep") {
                     [weak self] in self?.removeExpired()
                 }
             }
@@ -105,7 +106,9 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   - extending: What this read does to the entry's expiration; ``ExpirationExtending/cacheTime``
     ///     (renew for the original duration) by default.
     /// - Returns: The value, or `nil` on a miss.
-    public func value(forKey key: Key, extendingExpiration extending: ExpirationExtending = .cacheTime) -> Value? {
+    public func value(forKey key: Key, extendingExpiration extending: ExpirationExtending = .cacheTime)
+        -> Value?
+    {
         let now = clock.now()
         let seconds = now.timeIntervalSince1970
         let (value, expired) = state.withLock { state -> (Value?, Bool) in
@@ -170,7 +173,8 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
             state.table.insert(Entry(value: value, cost: cost, expiration: stored), forKey: key)
             state.totalCost += cost
             var evicted: [Key] = []
-            while state.table.count > configuration.countLimit || state.totalCost > configuration.totalCostLimit,
+            while state.table.count > configuration.countLimit
+                || state.totalCost > configuration.totalCostLimit,
                 let oldest = state.table.removeOldest()
             {
                 state.totalCost -= oldest.payload.cost

@@ -21,7 +21,7 @@ public final class Container: Resolving, Sendable {
     public static let shared = Container()
 
     /// The container property wrappers resolve from: ``shared`` unless a task has bound another, for
-    /// example a test with ``withOverrides(_:operation:)``.
+    /// example a test with ``withOverrides(_:isolation:operation:)``.
     @TaskLocal public static var current: Container = .shared
 
     /// The container this one falls back to for registrations it does not have itself.
@@ -316,8 +316,10 @@ extension Container {
     /// The binding is task-local: tests running in parallel each see their own overrides, and nothing
     /// leaks into ``shared``.
     /// ```swift
-    /// try await Container.withOverrides({ $0.register(BoxOfficeRepository.self) { _ in StubRepository() } }) {
-    ///     let viewModel = DailyBoxOfficeViewModel()   // its @Inject properties see the stub
+    /// try await Container.withOverrides {
+    ///     $0.register(BoxOfficeRepository.self) { _ in StubRepository() }
+    /// } operation: {
+    ///     let screen = DailyBoxOfficeScreen()   // its @Inject properties see the stub
     /// }
     /// ```
     /// - Parameters:

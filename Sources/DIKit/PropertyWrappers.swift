@@ -94,7 +94,7 @@ public struct OptionalInject<Service: Sendable>: Sendable {
         let source = container ?? Container.current
         do {
             wrappedValue = try source.resolve(Service.self, name: name)
-        } catch where error.isNotRegistered {
+        } catch  where error.isNotRegistered {
             wrappedValue = nil
         } catch {
             // Deliberate, as in `Container.require`: a cycle or a failing factory is a programming error.

@@ -1,5 +1,5 @@
-import Foundation
 import Binding
+import Foundation
 import Testing
 
 @Suite("Observable: concurrency stress")

@@ -66,7 +66,9 @@ struct DeliveryTargetTests {
         let received = Recorder<String>()
         var owner: Owner? = Owner(name: "screen")
         if let owner {
-            title.subscribeOnMainActor(with: owner) { owner, value in received.append("\(owner.name):\(value)") }
+            title.subscribeOnMainActor(with: owner) { owner, value in
+                received.append("\(owner.name):\(value)")
+            }
         }
         // When
         owner = nil

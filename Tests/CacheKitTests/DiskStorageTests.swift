@@ -52,7 +52,8 @@ struct DiskStorageTests {
         _ = first.value(forKey: "k", extendingExpiration: .cacheTime)
         clock.advance(by: 90)
         // Then a new instance still sees it
-        #expect(DiskStorage<String>.reopen(folder, clock).value(forKey: "k", extendingExpiration: .none) == "v")
+        #expect(
+            DiskStorage<String>.reopen(folder, clock).value(forKey: "k", extendingExpiration: .none) == "v")
     }
 
     @Test func recencySurvivesARestart() throws {

@@ -21,8 +21,11 @@ struct ExpirationTests {
 
     @Test func stringRejectsBytesThatAreNotUTF8() {
         // When
-        let error = #expect(throws: DataConversionError.self) { try String.fromData(Data([0xFF, 0xFE, 0xFD])) }
+        let error = #expect(throws: DataConversionError.self) {
+            try String.fromData(Data([0xFF, 0xFE, 0xFD]))
+        }
         // Then
-        #expect(error?.description == "Cannot make String from the cached bytes: the bytes are not valid UTF-8.")
+        #expect(
+            error?.description == "Cannot make String from the cached bytes: the bytes are not valid UTF-8.")
     }
 }

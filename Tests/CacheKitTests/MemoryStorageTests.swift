@@ -11,7 +11,8 @@ struct MemoryStorageTests {
     ) -> MemoryStorage<String, String> {
         MemoryStorage(
             configuration: .init(
-                countLimit: countLimit, totalCostLimit: totalCostLimit, expiration: expiration, sweepInterval: nil),
+                countLimit: countLimit, totalCostLimit: totalCostLimit, expiration: expiration,
+                sweepInterval: nil),
             clock: clock.cacheClock)
     }
 
@@ -85,7 +86,8 @@ struct MemoryStorageTests {
     @Test func aCostClosureOverridesTheDefaultCost() {
         // Given
         let storage = MemoryStorage<String, String>(
-            configuration: .init(totalCostLimit: 2, sweepInterval: nil, cost: { _ in 1 }), clock: clock.cacheClock)
+            configuration: .init(totalCostLimit: 2, sweepInterval: nil, cost: { _ in 1 }),
+            clock: clock.cacheClock)
         // When
         for key in ["a", "b", "c"] { storage.store(String(repeating: key, count: 100), forKey: key) }
         // Then
@@ -245,7 +247,8 @@ struct MemoryStorageTests {
         // Given
         let log = EventLog()
         let storage = MemoryStorage<String, String>(
-            configuration: .init(countLimit: 1, sweepInterval: nil, onEvent: log.record), clock: clock.cacheClock)
+            configuration: .init(countLimit: 1, sweepInterval: nil, onEvent: log.record),
+            clock: clock.cacheClock)
         // When
         storage.store("a", forKey: "a")
         storage.store("b", forKey: "b")

@@ -1,5 +1,5 @@
-import Foundation
 import DIKit
+import Foundation
 import Testing
 
 @Suite("Container: concurrency")

@@ -1,5 +1,5 @@
-import Foundation
 import DIKit
+import Foundation
 import Testing
 
 @Suite("Property wrappers")
@@ -45,7 +45,9 @@ struct PropertyWrapperTests {
             @Inject var session: NetworkSessionType
         }
         // When
-        let screen = Container.withOverrides({ $0.register(NetworkSessionType.self) { _ in RecordingSession() } }) {
+        let screen = Container.withOverrides {
+            $0.register(NetworkSessionType.self) { _ in RecordingSession() }
+        } operation: {
             Screen()
         }
         // Then
@@ -62,7 +64,9 @@ struct PropertyWrapperTests {
         let results = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    await Container.withOverrides({ $0.register(String.self, name: "which") { _ in "\(index)" } }) {
+                    await Container.withOverrides {
+                        $0.register(String.self, name: "which") { _ in "\(index)" }
+                    } operation: {
                         await Task.yield()
                         return Probe().which == "\(index)"
                     }

@@ -57,7 +57,9 @@ struct RegistrationTests {
         // Given
         let parent = Container()
         parent.register(NetworkSessionType.self) { _ in LiveSession() }
-        parent.register(BoxOfficeRepository.self) { resolver in KobisRepository(session: try resolver.resolve()) }
+        parent.register(BoxOfficeRepository.self) { resolver in
+            KobisRepository(session: try resolver.resolve())
+        }
         let child = parent.makeChild()
         child.register(NetworkSessionType.self) { _ in RecordingSession() }
         // When

@@ -6,12 +6,16 @@ struct ResolutionErrorTests {
     @Test func aMissingRegistrationNamesTheWholeResolutionPath() {
         // Given an app graph without a network session
         let container = Container()
-        container.register(BoxOfficeRepository.self) { resolver in KobisRepository(session: try resolver.resolve()) }
+        container.register(BoxOfficeRepository.self) { resolver in
+            KobisRepository(session: try resolver.resolve())
+        }
         container.register(DailyBoxOfficeViewModel.self) { resolver in
             DailyBoxOfficeViewModel(repository: try resolver.resolve())
         }
         // When
-        let error = #expect(throws: ResolutionError.self) { try container.resolve(DailyBoxOfficeViewModel.self) }
+        let error = #expect(throws: ResolutionError.self) {
+            try container.resolve(DailyBoxOfficeViewModel.self)
+        }
         // Then
         #expect(error?.renderedPath == "DailyBoxOfficeViewModel → BoxOfficeRepository → NetworkSessionType")
         #expect(error?.service == "NetworkSessionType")
@@ -31,7 +35,9 @@ struct ResolutionErrorTests {
             error?.closeMatches == [
                 "NetworkSessionType named \"live\"", "NetworkSessionType with arguments Double",
             ])
-        #expect(error?.description.contains("Registered close matches: NetworkSessionType named \"live\"") == true)
+        #expect(
+            error?.description.contains("Registered close matches: NetworkSessionType named \"live\"") == true
+        )
     }
 
     @Test func anOptionalInferredByMistakeIsPointedOut() {
@@ -101,7 +107,9 @@ struct ResolutionErrorTests {
         // Given a repository whose session factory throws
         let container = Container()
         container.register(NetworkSessionType.self) { _ in throw FactoryError() }
-        container.register(BoxOfficeRepository.self) { resolver in KobisRepository(session: try resolver.resolve()) }
+        container.register(BoxOfficeRepository.self) { resolver in
+            KobisRepository(session: try resolver.resolve())
+        }
         // When
         let error = #expect(throws: ResolutionError.self) { try container.resolve(BoxOfficeRepository.self) }
         // Then
@@ -111,13 +119,16 @@ struct ResolutionErrorTests {
         }
         #expect(underlying is FactoryError)
         #expect(error?.renderedPath == "BoxOfficeRepository → NetworkSessionType")
-        #expect(error?.description.contains("the factory for NetworkSessionType threw: the disk is full") == true)
+        #expect(
+            error?.description.contains("the factory for NetworkSessionType threw: the disk is full") == true)
     }
 
     @Test func verifyReportsEveryBrokenRegistrationAtOnce() {
         // Given two registrations with missing dependencies, one healthy, one needing arguments
         let container = Container()
-        container.register(BoxOfficeRepository.self) { resolver in KobisRepository(session: try resolver.resolve()) }
+        container.register(BoxOfficeRepository.self) { resolver in
+            KobisRepository(session: try resolver.resolve())
+        }
         container.register(DailyBoxOfficeViewModel.self) { resolver in
             DailyBoxOfficeViewModel(repository: try resolver.resolve())
         }

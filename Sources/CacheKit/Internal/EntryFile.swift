@@ -52,7 +52,8 @@ enum EntryFile {
         }
         let payloadLength = readLittleEndian(UInt64.self, bytes, at: 16)
         let keyLength = Int(readLittleEndian(UInt32.self, bytes, at: 24))
-        guard payloadLength <= UInt64(Int.max), Int(payloadLength) + keyLength + trailerSize == fileSize else {
+        guard payloadLength <= UInt64(Int.max), Int(payloadLength) + keyLength + trailerSize == fileSize
+        else {
             return nil
         }
         let expiration = StoredExpiration(
@@ -78,7 +79,9 @@ enum EntryFile {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
 
-    private static func readLittleEndian<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int) -> T {
+    private static func readLittleEndian<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int)
+        -> T
+    {
         var value: T = 0
         for index in 0..<MemoryLayout<T>.size {
             value |= T(bytes[offset + index]) << (8 * index)

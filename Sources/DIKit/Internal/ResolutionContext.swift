@@ -28,7 +28,8 @@ final class ResolutionContext {
             let cycle = path[start...].map(\.service) + [description.service]
             throw ResolutionError(
                 reason: .cycle(cycle), service: description.service, name: description.name,
-                arguments: description.arguments, path: renderedPath(appending: description), closeMatches: [])
+                arguments: description.arguments, path: renderedPath(appending: description), closeMatches: []
+            )
         }
         path.append(description)
         pathIdentities.append(identity)
