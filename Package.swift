@@ -10,14 +10,17 @@ let package = Package(
         .library(name: "Binding", targets: ["Binding"]),
         .library(name: "CacheKit", targets: ["CacheKit"]),
         .library(name: "DIKit", targets: ["DIKit"]),
+        .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
     ],
     targets: [
         .target(name: "Binding"),
         .target(name: "CacheKit"),
         .target(name: "DIKit"),
+        .target(name: "NetworkLayer"),
         .testTarget(name: "BindingTests", dependencies: ["Binding"]),
         .testTarget(name: "CacheKitTests", dependencies: ["CacheKit"]),
         .testTarget(name: "DIKitTests", dependencies: ["DIKit"]),
+        .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,223 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An HTTP method.
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The method's name, such as `"GET"`.
+    public let rawValue: String
+
+    /// Creates a method from its name.
+    /// - Parameter rawValue: The name, upper-cased by convention.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Creates a method from a string literal.
+    /// - Parameter value: The name.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// `GET`.
+    public static let get: HTTPMethod = "GET"
+    /// `POST`.
+    public static let post: HTTPMethod = "POST"
+    /// `PUT`.
+    public static let put: HTTPMethod = "PUT"
+    /// `PATCH`.
+    public static let patch: HTTPMethod = "PATCH"
+    /// `DELETE`.
+    public static let delete: HTTPMethod = "DELETE"
+    /// `HEAD`.
+    public static let head: HTTPMethod = "HEAD"
+
+    /// Whether repeating the request has the same effect as sending it once (RFC 9110): GET, HEAD, PUT,
+    /// DELETE, OPTIONS and TRACE. Only idempotent requests are retried by default.
+    public var isIdempotent: Bool {
+        ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(rawValue)
+    }
+}
+
+/// The response type of an endpoint that returns no content (204, or 200 with an empty body). Nothing is
+/// decoded, so an empty body is not an error.
+public struct EmptyResponse: Decodable, Sendable, Equatable {
+    /// Creates the empty response.
+    public init() {}
+}
+
+/// One HTTP endpoint and the type of its response, checked at compile time.
+///
+/// Endpoints are usually made by an ``EndpointGroup``, which shares a base URL and defaults between the
+/// endpoints of one API while each keeps its own response type:
+/// ```swift
+/// enum KobisAPI {
+///     static let group = EndpointGroup(baseURL: kobisURL, queryItems: [URLQueryItem(name: "key", value: key)])
+///     static func dailyBoxOffice(date: String) -> Endpoint<DailyBoxOfficeResponse> {
+///         group.get("boxoffice/searchDailyBoxOfficeList.json", query: ["targetDt": date])
+///     }
+///     static func movieInfo(code: String) -> Endpoint<MovieInfoResponse> {
+///         group.get("movie/searchMovieInfo.json", query: ["movieCd": code])
+///     }
+/// }
+/// let daily = try await provider.send(KobisAPI.dailyBoxOffice(date: "20261121"))
+/// ```
+public struct Endpoint<Response: Sendable>: Sendable {
+    /// The API's base URL; ``path`` is appended to it.
+    public var baseURL: URL
+    /// The path below ``baseURL``. A leading or trailing slash is not doubled.
+    public var path: String
+    /// The method. `GET` by default.
+    public var method: HTTPMethod
+    /// Query items, percent-encoded as UTF-8 (RFC 3986: `+`, `&`, `=` and spaces are escaped). Empty by
+    /// default.
+    public var queryItems: [URLQueryItem]
+    /// Header fields. Empty by default.
+    public var headers: [String: String]
+    /// The body, if any; it also sets `Content-Type`. `nil` by default.
+    public var body: RequestBody?
+    /// How long one attempt may take before the provider fails it with ``NetworkError/timedOut(_:)``.
+    /// 60 seconds by default. The provider enforces it itself: on Linux URLSession truncates sub-second
+    /// timeouts.
+    public var timeout: Duration
+    /// The status codes that count as success. `200...299` by default.
+    public var acceptableStatusCodes: ClosedRange<Int>
+    /// Whether the request may be retried after a transient failure; by default, whether ``method`` is
+    /// idempotent.
+    public var isIdempotent: Bool
+    /// Checks a successful response before decoding, for APIs that report errors inside a 2xx body
+    /// (KOBIS sends `faultInfo` with HTTP 200). Throw to fail the request with
+    /// ``NetworkError/apiError(_:)``. `nil` by default.
+    public var validate: (@Sendable (Data, HTTPURLResponse) throws -> Void)?
+    /// Turns the body into the response.
+    public var decode: @Sendable (Data, HTTPURLResponse) throws -> Response
+
+    /// Creates an endpoint with an explicit decoding closure.
+    /// - Parameters:
+    ///   - baseURL: The API's base URL.
+    ///   - path: The path below it.
+    ///   - method: `GET` by default.
+    ///   - queryItems: Empty by default.
+    ///   - headers: Empty by default.
+    ///   - body: `nil` by default.
+    ///   - timeout: 60 seconds by default.
+    ///   - acceptableStatusCodes: `200...299` by default.
+    ///   - isIdempotent: `nil` (the default) to derive it from the method.
+    ///   - validate: A check of 2xx bodies; `nil` by default.
+    ///   - decode: Makes the response from the body and the HTTP response.
+    public init(
+        baseURL: URL,
+        path: String,
+        method: HTTPMethod = .get,
+        queryItems: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody? = nil,
+        timeout: Duration = .seconds(60),
+        acceptableStatusCodes: ClosedRange<Int> = 200...299,
+        isIdempotent: Bool? = nil,
+        validate: (@Sendable (Data, HTTPURLResponse) throws -> Void)? = nil,
+        decode: @escaping @Sendable (Data, HTTPURLResponse) throws -> Response
+    ) {
+        self.baseURL = baseURL
+        self.path = path
+        self.method = method
+        self.queryItems = queryItems
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.isIdempotent = isIdempotent ?? method.isIdempotent
+        self.validate = validate
+        self.decode = decode
+    }
+
+    /// A short name for logs and errors: the method and the path.
+    public var name: String {
+        "\(method.rawValue) \(path)"
+    }
+
+    /// The `URLRequest` this endpoint sends.
+    /// - Throws: ``NetworkError/invalidRequest(_:)`` when the URL cannot be formed or the body cannot be
+    ///   encoded.
+    public func makeRequest() throws(NetworkError) -> URLRequest {
+        guard let url = RequestURL.make(baseURL: baseURL, path: path, queryItems: queryItems) else {
+            throw .invalidRequest(.url(baseURL: baseURL.absoluteString, path: path))
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        request.timeoutInterval = max(TimeInterval(timeout.components.seconds) + 1, 1)
+        if let body {
+            do {
+                request.httpBody = try body.makeData()
+            } catch {
+                throw .invalidRequest(.body(endpoint: name, underlying: error))
+            }
+            request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
+        }
+        for (field, value) in headers {
+            request.setValue(value, forHTTPHeaderField: field)
+        }
+        return request
+    }
+}
+
+extension Endpoint where Response: Decodable {
+    /// Creates an endpoint whose JSON body decodes into `Response`; an ``EmptyResponse`` endpoint decodes
+    /// nothing, so an empty body is fine.
+    /// - Parameters:
+    ///   - baseURL: The API's base URL.
+    ///   - path: The path below it.
+    ///   - method: `GET` by default.
+    ///   - queryItems: Empty by default.
+    ///   - headers: Empty by default.
+    ///   - body: `nil` by default.
+    ///   - timeout: 60 seconds by default.
+    ///   - acceptableStatusCodes: `200...299` by default.
+    ///   - decoder: A plain `JSONDecoder()` by default.
+    public init(
+        baseURL: URL,
+        path: String,
+        method: HTTPMethod = .get,
+        queryItems: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody? = nil,
+        timeout: Duration = .seconds(60),
+        acceptableStatusCodes: ClosedRange<Int> = 200...299,
+        decoder: JSONDecoder = JSONDecoder()
+    ) {
+        self.init(
+            baseURL: baseURL, path: path, method: method, queryItems: queryItems, headers: headers,
+            body: body,
+            timeout: timeout, acceptableStatusCodes: acceptableStatusCodes,
+            decode: { data, _ in try JSONDecoding.decode(Response.self, from: data, using: decoder) })
+    }
+}
+
+extension Endpoint where Response == Data {
+    /// Creates an endpoint whose response is the raw body (an image, a file).
+    /// - Parameters:
+    ///   - baseURL: The base URL.
+    ///   - path: The path below it; empty to use `baseURL` as it is.
+    ///   - method: `GET` by default.
+    ///   - headers: Empty by default.
+    ///   - timeout: 60 seconds by default.
+    public init(
+        baseURL: URL,
+        path: String = "",
+        method: HTTPMethod = .get,
+        headers: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) {
+        self.init(
+            baseURL: baseURL, path: path, method: method, headers: headers, timeout: timeout,
+            decode: { data, _ in data })
+    }
+}
+
+/// Decoding that knows about ``EmptyResponse``.
+enum JSONDecoding {
+    static func decode<Response: Decodable>(
+        _ type: Response.Type, from data: Data, using decoder: JSONDecoder
+    ) throws -> Response {
+        if let empty = EmptyResponse() as? Response { return empty }
+        return try decoder.decode(Response.self, from: data)
+    }
+}

@@ -1,0 +1,96 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A non-recursive mutual-exclusion lock that exists on iOS 16 and on Linux, and that ThreadSanitizer
+/// understands.
+///
+/// `Synchronization.Mutex` needs iOS 18 / macOS 15, and on Linux ThreadSanitizer cannot see its futex
+/// path, so it reports false races. This lock is `os_unfair_lock` on Apple platforms and a
+/// `pthread_mutex_t` elsewhere; both are instrumented by TSan. Each module keeps its own copy of this file
+/// so that no module depends on another (see Docs/Architecture.md).
+///
+/// - Important: The lock is not re-entrant. Never call code you do not own (user closures, factories,
+///   subscribers) while holding it.
+final class Lock: @unchecked Sendable {
+    // @unchecked Sendable: the only stored property is a pointer to the lock primitive, allocated once
+    // in `init` and never reassigned; every access to it goes through the primitive's own lock/unlock,
+    // which is exactly what makes concurrent use safe.
+    #if canImport(Darwin)
+        private let primitive: UnsafeMutablePointer<os_unfair_lock>
+    #else
+        private let primitive: UnsafeMutablePointer<pthread_mutex_t>
+    #endif
+
+    init() {
+        #if canImport(Darwin)
+            primitive = .allocate(capacity: 1)
+            primitive.initialize(to: os_unfair_lock())
+        #else
+            primitive = .allocate(capacity: 1)
+            primitive.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(primitive, nil)
+        #endif
+    }
+
+    deinit {
+        #if !canImport(Darwin)
+            pthread_mutex_destroy(primitive)
+        #endif
+        primitive.deinitialize(count: 1)
+        primitive.deallocate()
+    }
+
+    @inline(__always)
+    func lock() {
+        #if canImport(Darwin)
+            os_unfair_lock_lock(primitive)
+        #else
+            pthread_mutex_lock(primitive)
+        #endif
+    }
+
+    @inline(__always)
+    func unlock() {
+        #if canImport(Darwin)
+            os_unfair_lock_unlock(primitive)
+        #else
+            pthread_mutex_unlock(primitive)
+        #endif
+    }
+
+    /// Runs `body` while holding the lock. `body` must not call user code.
+    @inline(__always)
+    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// A value guarded by a ``Lock``: the only way to reach it is `withLock`.
+final class Locked<State> {
+    private let lock = Lock()
+    private var state: State
+
+    init(_ state: State) {
+        self.state = state
+    }
+
+    @inline(__always)
+    func withLock<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+}
+
+// @unchecked Sendable: `state` is only read or written inside `withLock`, so no two threads touch it at
+// once, and the conformance requires `State: Sendable`, so nothing unsafe can be handed across.
+extension Locked: @unchecked Sendable where State: Sendable {}

@@ -1,0 +1,147 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// When and how often to retry.
+public struct RetryPolicy: Sendable {
+    /// The most attempts, the first included. 3 by default.
+    public var maxAttempts: Int
+    /// The wait before the second attempt. 0.5 seconds by default.
+    public var initialDelay: Duration
+    /// Each further wait is the previous one times this. 2 by default (0.5 s, 1 s, 2 s, …).
+    public var multiplier: Double
+    /// No wait is longer than this, `Retry-After` included. 30 seconds by default.
+    public var maxDelay: Duration
+    /// Each wait is scaled by a random factor in `1 ± jitter`, so clients that failed together do not
+    /// retry together. 0.2 by default; 0 for exact waits.
+    public var jitter: Double
+    /// Whether a server's `Retry-After` (seconds or an HTTP date) replaces the computed wait. `true` by
+    /// default.
+    public var honoursRetryAfter: Bool
+    /// Whether requests that are not idempotent (`POST`, `PATCH`) are retried too. `false` by default.
+    public var retriesNonIdempotentRequests: Bool
+
+    /// Creates a policy.
+    /// - Parameters:
+    ///   - maxAttempts: 3 by default.
+    ///   - initialDelay: 0.5 seconds by default.
+    ///   - multiplier: 2 by default.
+    ///   - maxDelay: 30 seconds by default.
+    ///   - jitter: 0.2 by default.
+    ///   - honoursRetryAfter: `true` by default.
+    ///   - retriesNonIdempotentRequests: `false` by default.
+    public init(
+        maxAttempts: Int = 3,
+        initialDelay: Duration = .milliseconds(500),
+        multiplier: Double = 2,
+        maxDelay: Duration = .seconds(30),
+        jitter: Double = 0.2,
+        honoursRetryAfter: Bool = true,
+        retriesNonIdempotentRequests: Bool = false
+    ) {
+        self.maxAttempts = maxAttempts
+        self.initialDelay = initialDelay
+        self.multiplier = multiplier
+        self.maxDelay = maxDelay
+        self.jitter = jitter
+        self.honoursRetryAfter = honoursRetryAfter
+        self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
+    }
+
+    /// The wait before attempt `attempt + 1`, without jitter.
+    /// - Parameter attempt: The attempt that just failed, from 1.
+    /// - Returns: The exponential delay, capped at ``maxDelay``.
+    public func backoff(afterAttempt attempt: Int) -> Duration {
+        let seconds = initialDelay.timeInterval * pow(multiplier, Double(max(attempt - 1, 0)))
+        return min(.seconds(seconds), maxDelay)
+    }
+}
+
+/// Retries idempotent requests after transient failures: timeouts, lost or refused connections, and the
+/// statuses 408, 429 and 5xx (except 501), with exponential backoff and jitter, honouring `Retry-After`.
+///
+/// Put it last in the chain (closest to the transport) so each attempt gets its own timeout.
+public struct RetryMiddleware: NetworkMiddleware {
+    /// The policy.
+    public let policy: RetryPolicy
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let random: @Sendable () -> Double
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - policy: When and how often; ``RetryPolicy/init(maxAttempts:initialDelay:multiplier:maxDelay:jitter:honoursRetryAfter:retriesNonIdempotentRequests:)``'s
+    ///     defaults by default.
+    ///   - sleep: Waits between attempts; `Task.sleep(for:)` by default. Tests inject one that records.
+    ///   - random: A number in `0..<1` for jitter; the system generator by default.
+    public init(
+        policy: RetryPolicy = RetryPolicy(),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.policy = policy
+        self.sleep = sleep
+        self.random = random
+    }
+
+    /// Sends the request, and again after each transient failure, up to the policy's attempts.
+    public func intercept(
+        _ request: URLRequest, context: RequestContext, next: Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        guard context.isIdempotent || policy.retriesNonIdempotentRequests, policy.maxAttempts > 1 else {
+            return try await next(request)
+        }
+        var attempt = 1
+        while true {
+            let delay: Duration
+            do {
+                let (data, response) = try await next(request)
+                guard attempt < policy.maxAttempts, Self.isTransient(status: response.statusCode),
+                    !context.acceptableStatusCodes.contains(response.statusCode)
+                else { return (data, response) }
+                delay = retryAfter(response) ?? jittered(policy.backoff(afterAttempt: attempt))
+            } catch {
+                guard attempt < policy.maxAttempts, Self.isTransient(error), !Task.isCancelled else {
+                    throw error
+                }
+                delay = jittered(policy.backoff(afterAttempt: attempt))
+            }
+            try await sleep(delay)
+            attempt += 1
+        }
+    }
+
+    static func isTransient(status: Int) -> Bool {
+        status == 408 || status == 429 || ((500...599).contains(status) && status != 501)
+    }
+
+    static func isTransient(_ error: any Error) -> Bool {
+        if let error = error as? NetworkError { return error.isTransient }
+        if let error = error as? URLError { return NetworkError.transport(error).isTransient }
+        return false
+    }
+
+    private func jittered(_ delay: Duration) -> Duration {
+        guard policy.jitter > 0 else { return delay }
+        let factor = 1 + policy.jitter * (2 * random() - 1)
+        return min(.seconds(delay.timeInterval * factor), policy.maxDelay)
+    }
+
+    /// The server's `Retry-After`, in seconds or as an HTTP date, capped at the policy's longest wait.
+    private func retryAfter(_ response: HTTPURLResponse) -> Duration? {
+        guard policy.honoursRetryAfter, let value = response.value(forHTTPHeaderField: "Retry-After") else {
+            return nil
+        }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed), seconds >= 0 {
+            return min(.seconds(seconds), policy.maxDelay)
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return min(.seconds(max(date.timeIntervalSinceNow, 0)), policy.maxDelay)
+    }
+}

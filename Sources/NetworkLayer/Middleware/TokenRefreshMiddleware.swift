@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Refreshes credentials once when a request is refused with 401, then retries the request once.
+///
+/// Concurrent 401s share one refresh: the first starts it, the others wait for it, and every request
+/// then retries once. A 401 for a request sent before a refresh that has since finished retries without
+/// refreshing again. Place it before (outside) the ``AuthorizationMiddleware`` so the retry carries the
+/// new token.
+public final class TokenRefreshMiddleware: NetworkMiddleware {
+    private struct State: Sendable {
+        var generation = 0
+        var refreshing: Task<Void, any Error>?
+    }
+
+    private let statusCodes: Set<Int>
+    private let refresh: @Sendable () async throws -> Void
+    private let state = Locked(State())
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - statusCodes: The statuses that trigger a refresh; `[401]` by default.
+    ///   - refresh: Obtains new credentials (and stores them where the token provider reads them).
+    public init(statusCodes: Set<Int> = [401], refresh: @escaping @Sendable () async throws -> Void) {
+        self.statusCodes = statusCodes
+        self.refresh = refresh
+    }
+
+    /// How many refreshes have completed.
+    public var refreshCount: Int {
+        state.withLock { $0.generation }
+    }
+
+    /// Sends the request; on a refusal, refreshes (once for all concurrent refusals) and retries once.
+    /// - Throws: The refresh's error, when the refresh fails.
+    public func intercept(
+        _ request: URLRequest, context: RequestContext, next: Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        let sentAt = state.withLock { $0.generation }
+        let (data, response) = try await next(request)
+        guard statusCodes.contains(response.statusCode) else { return (data, response) }
+        try await refreshIfNeeded(sentAt: sentAt)
+        return try await next(request)
+    }
+
+    private func refreshIfNeeded(sentAt generation: Int) async throws {
+        let shared = state
+        let task = shared.withLock { state -> Task<Void, any Error>? in
+            if state.generation > generation { return nil }
+            if let running = state.refreshing { return running }
+            let task = Task { [refresh] in
+                do {
+                    try await refresh()
+                    shared.withLock { state in
+                        state.generation += 1
+                        state.refreshing = nil
+                    }
+                } catch {
+                    shared.withLock { $0.refreshing = nil }
+                    throw error
+                }
+            }
+            state.refreshing = task
+            return task
+        }
+        try await task?.value
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Why a request failed, with what a person needs to act on it.
+///
+/// ``NetworkProvider`` throws this for every failure except cancellation, which surfaces as
+/// `CancellationError`, as everywhere in Swift concurrency.
+public enum NetworkError: Error, Sendable, CustomStringConvertible {
+    /// The request could not be built.
+    case invalidRequest(InvalidRequest)
+    /// The transport failed: no connection, lost connection, TLS, DNS. The `URLError` says which.
+    case transport(URLError)
+    /// The server answered with a status the endpoint does not accept.
+    case unacceptableStatus(StatusFailure)
+    /// The body could not be decoded into the endpoint's response type.
+    case decoding(DecodingFailure)
+    /// The API reported an error inside a successful response; the endpoint's `validate` hook threw it.
+    case apiError(any Error & Sendable)
+    /// An attempt took longer than the endpoint's timeout.
+    case timedOut(Duration)
+    /// A middleware failed for a reason of its own (a token provider that threw, say).
+    case middleware(any Error & Sendable)
+
+    /// What part of a request could not be built.
+    public enum InvalidRequest: Sendable {
+        /// The base URL and path do not form a valid URL.
+        case url(baseURL: String, path: String)
+        /// The body could not be encoded.
+        case body(endpoint: String, underlying: any Error & Sendable)
+    }
+
+    /// An answer with an unacceptable status.
+    public struct StatusFailure: Sendable {
+        /// The status code.
+        public let statusCode: Int
+        /// The response's header fields.
+        public let headers: [String: String]
+        /// The response body, which often explains the error.
+        public let body: Data
+        /// The URL that answered.
+        public let url: URL?
+
+        /// Decodes the error payload the API sent in the body.
+        /// ```swift
+        /// if case .unacceptableStatus(let failure) = error,
+        ///    let kakao = failure.decodeBody(as: KakaoError.self) { print(kakao.message) }
+        /// ```
+        /// - Parameters:
+        ///   - type: The API's error type.
+        ///   - decoder: A plain `JSONDecoder()` by default.
+        /// - Returns: The payload, or `nil` when the body is not one.
+        public func decodeBody<Payload: Decodable>(
+            as type: Payload.Type, decoder: JSONDecoder = JSONDecoder()
+        ) -> Payload? {
+            try? decoder.decode(Payload.self, from: body)
+        }
+    }
+
+    /// A body that did not decode.
+    public struct DecodingFailure: Sendable {
+        /// The type that was being decoded.
+        public let type: String
+        /// Where in the JSON it failed, such as `boxOfficeResult.dailyBoxOfficeList[3].audiCnt`.
+        public let codingPath: String
+        /// What went wrong there.
+        public let reason: String
+        /// The first 200 characters of the body.
+        public let bodyExcerpt: String
+        /// The decoder's own error.
+        public let underlying: any Error & Sendable
+    }
+
+    /// One line a person can act on.
+    public var description: String {
+        switch self {
+        case .invalidRequest(.url(let baseURL, let path)):
+            return
+                "Invalid request: \"\(baseURL)\" and path \"\(path)\" do not form a URL. Check the base URL."
+        case .invalidRequest(.body(let endpoint, let underlying)):
+            return "Invalid request: the body of \(endpoint) could not be encoded: \(underlying)"
+        case .transport(let error):
+            return "Network failure (URLError \(error.code.rawValue)): \(error.localizedDescription)"
+        case .unacceptableStatus(let failure):
+            let excerpt = String(decoding: failure.body.prefix(200), as: UTF8.self)
+            return "HTTP \(failure.statusCode) from \(failure.url?.absoluteString ?? "the server")"
+                + (excerpt.isEmpty ? "." : ": \(excerpt)")
+        case .decoding(let failure):
+            let location = failure.codingPath.isEmpty ? "the top level" : failure.codingPath
+            return "Could not decode \(failure.type) at \(location): \(failure.reason). Body starts: "
+                + failure.bodyExcerpt
+        case .apiError(let error):
+            return "\(error)"
+        case .timedOut(let duration):
+            return "The request timed out after \(duration.formattedSeconds)."
+        case .middleware(let error):
+            return "A middleware failed: \(error)"
+        }
+    }
+
+    /// Whether retrying may succeed: timeouts, lost or refused connections, and statuses 408, 429 and
+    /// 5xx other than 501.
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut:
+            return true
+        case .transport(let error):
+            return [
+                .timedOut, .networkConnectionLost, .cannotConnectToHost, .notConnectedToInternet,
+                .dnsLookupFailed, .cannotFindHost,
+            ].contains(error.code)
+        case .unacceptableStatus(let failure):
+            return failure.statusCode == 408 || failure.statusCode == 429
+                || (500...599).contains(failure.statusCode) && failure.statusCode != 501
+        default:
+            return false
+        }
+    }
+
+    /// Describes a `DecodingError` with its coding path rendered like `a.b[3].c`.
+    static func decoding(_ error: any Error, type: String, body: Data) -> NetworkError {
+        let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
+        guard let decodingError = error as? DecodingError else {
+            return .decoding(
+                DecodingFailure(
+                    type: type, codingPath: "", reason: "\(error)", bodyExcerpt: excerpt,
+                    underlying: SendableError(error)))
+        }
+        let (path, reason): ([any CodingKey], String)
+        switch decodingError {
+        case .typeMismatch(let expected, let context):
+            (path, reason) = (context.codingPath, "expected \(expected), \(context.debugDescription)")
+        case .valueNotFound(let expected, let context):
+            (path, reason) = (context.codingPath, "no value for \(expected), \(context.debugDescription)")
+        case .keyNotFound(let key, let context):
+            (path, reason) = (context.codingPath + [key], "missing key \"\(key.stringValue)\"")
+        case .dataCorrupted(let context):
+            (path, reason) = (context.codingPath, context.debugDescription)
+        @unknown default:
+            (path, reason) = ([], "\(decodingError)")
+        }
+        return .decoding(
+            DecodingFailure(
+                type: type, codingPath: render(path), reason: reason, bodyExcerpt: excerpt,
+                underlying: SendableError(decodingError)))
+    }
+
+    static func render(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return text
+    }
+}
+
+/// Carries a non-Sendable error's description across tasks.
+public struct SendableError: Error, Sendable, CustomStringConvertible {
+    /// The original error's description.
+    public let description: String
+    /// The original error's type name.
+    public let typeName: String
+
+    /// Captures `error`'s description and type.
+    /// - Parameter error: The error to describe.
+    public init(_ error: any Error) {
+        description = "\(error)"
+        typeName = String(describing: type(of: error))
+    }
+}
+
+extension Duration {
+    var formattedSeconds: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
+    }
+
+    var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends endpoints through a session and a middleware chain, and decodes their responses.
+///
+/// ```swift
+/// let provider = NetworkProvider(middlewares: [RetryMiddleware()])
+/// let daily = try await provider.send(KobisAPI.dailyBoxOffice(date: "20261121"))
+/// ```
+///
+/// For each request the provider builds the `URLRequest`, runs the middlewares in order, sends through
+/// the session with the endpoint's timeout enforced by the provider itself, checks the status against
+/// the endpoint's acceptable codes, runs the endpoint's `validate` hook, and decodes.
+///
+/// Errors are ``NetworkError``s; cancelling the calling task cancels the request and throws
+/// `CancellationError` (URLSession's `URLError.cancelled` is mapped to it).
+public final class NetworkProvider: Sendable {
+    /// Options for a ``NetworkProvider``.
+    public struct Configuration: Sendable {
+        /// Whether identical `GET` requests in flight at the same time share one transport call.
+        /// `false` by default.
+        public var coalescesIdenticalGETs: Bool
+        /// The clock timeouts are measured with. `ContinuousClock()` by default.
+        public var clock: any Clock<Duration>
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - coalescesIdenticalGETs: Share one transport call between identical in-flight `GET`s;
+        ///     `false` by default.
+        ///   - clock: The clock for timeouts; `ContinuousClock()` by default.
+        public init(coalescesIdenticalGETs: Bool = false, clock: any Clock<Duration> = ContinuousClock()) {
+            self.coalescesIdenticalGETs = coalescesIdenticalGETs
+            self.clock = clock
+        }
+    }
+
+    /// The transport.
+    public let session: any NetworkSessionType
+    /// The middlewares, outermost first.
+    public let middlewares: [any NetworkMiddleware]
+    /// The options.
+    public let configuration: Configuration
+    private let coalescer = RequestCoalescer()
+
+    /// How many requests wait for a coalesced transport call (for tests).
+    var coalescedWaiters: Int { coalescer.waitingCount }
+
+    /// Creates a provider.
+    /// - Parameters:
+    ///   - session: The transport; `URLSession.shared` by default.
+    ///   - middlewares: Run in order around every request, the first outermost; none by default.
+    ///   - configuration: Coalescing and the clock; see ``Configuration``.
+    public init(
+        session: any NetworkSessionType = URLSession.shared,
+        middlewares: [any NetworkMiddleware] = [],
+        configuration: Configuration = Configuration()
+    ) {
+        self.session = session
+        self.middlewares = middlewares
+        self.configuration = configuration
+    }
+
+    /// Sends `endpoint` and returns its decoded response.
+    /// - Parameter endpoint: The endpoint to send.
+    /// - Returns: The decoded response.
+    /// - Throws: ``NetworkError``, or `CancellationError` when the calling task is cancelled.
+    public func send<Response>(_ endpoint: Endpoint<Response>) async throws -> Response {
+        try await response(for: endpoint).value
+    }
+
+    /// Sends `endpoint` and returns the decoded response with the raw body and HTTP response.
+    /// - Parameter endpoint: The endpoint to send.
+    /// - Returns: The value, the body and the `HTTPURLResponse`.
+    /// - Throws: ``NetworkError``, or `CancellationError` when the calling task is cancelled.
+    public func response<Response>(for endpoint: Endpoint<Response>) async throws -> NetworkResponse<Response>
+    {
+        let request = try endpoint.makeRequest()
+        let context = RequestContext(
+            endpointName: endpoint.name, isIdempotent: endpoint.isIdempotent,
+            acceptableStatusCodes: endpoint.acceptableStatusCodes)
+        let (data, http) = try await exchange(request, context: context, timeout: endpoint.timeout)
+        guard endpoint.acceptableStatusCodes.contains(http.statusCode) else {
+            throw NetworkError.unacceptableStatus(
+                .init(statusCode: http.statusCode, headers: http.headerFields, body: data, url: http.url))
+        }
+        if let validate = endpoint.validate {
+            do {
+                try validate(data, http)
+            } catch {
+                throw NetworkError.apiError(error)
+            }
+        }
+        do {
+            return NetworkResponse(value: try endpoint.decode(data, http), data: data, httpResponse: http)
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw NetworkError.decoding(error, type: String(describing: Response.self), body: data)
+        }
+    }
+
+    /// Runs the middleware chain around the transport and maps what it throws.
+    private func exchange(
+        _ request: URLRequest, context: RequestContext, timeout: Duration
+    ) async throws -> (Data, HTTPURLResponse) {
+        let transport: NetworkMiddleware.Next = { [session, configuration, coalescer] request in
+            let send: @Sendable () async throws -> (Data, HTTPURLResponse) =
+                if configuration.coalescesIdenticalGETs, request.httpMethod == "GET" {
+                    { try await coalescer.response(for: request, from: session) }
+                } else {
+                    { try await session.response(for: request) }
+                }
+            return try await Timeout.run(after: timeout, clock: configuration.clock, operation: send)
+        }
+        let chain = middlewares.reversed().reduce(transport) { next, middleware in
+            { request in try await middleware.intercept(request, context: context, next: next) }
+        }
+        do {
+            return try await chain(request)
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    static func map(_ error: any Error) -> any Error {
+        switch error {
+        case is CancellationError:
+            return error
+        case let error as URLError where error.code == .cancelled && Task.isCancelled:
+            return CancellationError()
+        case let error as NetworkError:
+            return error
+        case let error as URLError:
+            return NetworkError.transport(error)
+        default:
+            return Task.isCancelled ? CancellationError() : NetworkError.middleware(error)
+        }
+    }
+}
+
+extension HTTPURLResponse {
+    /// The header fields as strings.
+    var headerFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in allHeaderFields {
+            fields["\(name)"] = "\(value)"
+        }
+        return fields
+    }
+}

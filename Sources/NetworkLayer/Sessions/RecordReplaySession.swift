@@ -1,0 +1,188 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A session that stores real exchanges in a folder and replays them offline: for tests that must not
+/// touch the network, demo modes, and bug reports ("here is the exact response").
+///
+/// ```swift
+/// // Once, online:
+/// let recorder = RecordReplaySession(directory: fixtures, mode: .record(upstream: URLSession.shared))
+/// // From then on, offline:
+/// let replay = RecordReplaySession(directory: fixtures, mode: .replay)
+/// ```
+///
+/// Each exchange is one readable JSON file (method, URL, status, headers, and the body as text when it
+/// is UTF-8, base64 otherwise). Requests match by method, path and query; query parameters that look
+/// like secrets (see ``Redaction``) are ignored for matching and never written, so a recording made with
+/// an API key replays without one.
+public final class RecordReplaySession: NetworkSessionType {
+    /// Where answers come from.
+    public enum Mode: Sendable {
+        /// Only from the folder; a request without a recording fails with ``RecordReplayError``.
+        case replay
+        /// Always from `upstream`, each exchange written to the folder.
+        case record(upstream: any NetworkSessionType)
+        /// From the folder when recorded, otherwise from `upstream`, and then recorded.
+        case replayOrRecord(upstream: any NetworkSessionType)
+    }
+
+    /// The folder holding the exchanges.
+    public let directory: URL
+    /// Where answers come from.
+    public let mode: Mode
+
+    /// Creates the session.
+    /// - Parameters:
+    ///   - directory: The folder; created on the first recording.
+    ///   - mode: Replay, record, or both.
+    public init(directory: URL, mode: Mode) {
+        self.directory = directory
+        self.mode = mode
+    }
+
+    /// Answers from a recording, or from upstream (recording the exchange), as the mode says.
+    /// - Parameter request: The request.
+    /// - Returns: The body and response.
+    /// - Throws: ``RecordReplayError`` for a missing or unreadable recording or a failed write; upstream's
+    ///   errors when recording.
+    public func response(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let file = fileURL(for: request)
+        switch mode {
+        case .replay:
+            return try replay(request, from: file)
+        case .record(let upstream):
+            return try await record(request, through: upstream, to: file)
+        case .replayOrRecord(let upstream):
+            if FileManager.default.fileExists(atPath: file.path) { return try replay(request, from: file) }
+            return try await record(request, through: upstream, to: file)
+        }
+    }
+
+    /// The file that holds, or would hold, the recording of `request`.
+    /// - Parameter request: The request.
+    /// - Returns: A readable name (method, path, query) with a short hash, inside ``directory``.
+    public func fileURL(for request: URLRequest) -> URL {
+        let key = Self.matchingKey(for: request)
+        var readable = key.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" }
+        if readable.count > 120 { readable = Array(readable.prefix(120)) }
+        return directory.appendingPathComponent("\(String(readable))-\(Self.shortHash(key)).json")
+    }
+
+    // MARK: - Replaying and recording
+
+    private func replay(_ request: URLRequest, from file: URL) throws -> (Data, HTTPURLResponse) {
+        guard let data = try? Data(contentsOf: file) else {
+            throw RecordReplayError.noRecording(
+                request: Self.matchingKey(for: request), expectedFile: file.path)
+        }
+        let exchange: Exchange
+        do {
+            exchange = try JSONDecoder().decode(Exchange.self, from: data)
+        } catch {
+            throw RecordReplayError.unreadableRecording(file: file.path, reason: "\(error)")
+        }
+        guard let body = exchange.bodyData else {
+            throw RecordReplayError.unreadableRecording(
+                file: file.path, reason: "bodyBase64 is not valid base64")
+        }
+        return (
+            body,
+            try StubSession.makeResponse(for: request, status: exchange.status, headers: exchange.headers)
+        )
+    }
+
+    private func record(
+        _ request: URLRequest, through upstream: any NetworkSessionType, to file: URL
+    ) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await upstream.response(for: request)
+        let exchange = Exchange(
+            method: request.httpMethod ?? "GET", url: Redaction.redact(request.url),
+            status: response.statusCode,
+            headers: response.headerFields, body: data)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(exchange).write(to: file, options: .atomic)
+        } catch {
+            throw RecordReplayError.cannotWrite(file: file.path, reason: "\(error)")
+        }
+        return (data, response)
+    }
+
+    // MARK: - Matching
+
+    /// Method, path and the query without secret-looking parameters, sorted.
+    static func matchingKey(for request: URLRequest) -> String {
+        let method = request.httpMethod ?? "GET"
+        guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return method }
+        let query = (components.percentEncodedQueryItems ?? [])
+            .filter { item in
+                !Redaction.sensitiveQueryFragments.contains(where: item.name.lowercased().contains)
+            }
+            .map { "\($0.name)=\($0.value ?? "")" }.sorted().joined(separator: "&")
+        return "\(method) \(components.percentEncodedPath)" + (query.isEmpty ? "" : "?\(query)")
+    }
+
+    private static func shortHash(_ string: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in string.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return String(String(hash, radix: 16).suffix(8))
+    }
+}
+
+/// A recording that could not be replayed or written.
+public enum RecordReplayError: Error, Sendable, CustomStringConvertible {
+    /// No recording exists for the request.
+    case noRecording(request: String, expectedFile: String)
+    /// The recording file is not a valid exchange.
+    case unreadableRecording(file: String, reason: String)
+    /// The exchange could not be written.
+    case cannotWrite(file: String, reason: String)
+
+    /// What went wrong and how to fix it.
+    public var description: String {
+        switch self {
+        case .noRecording(let request, let file):
+            return
+                "No recording for \(request) (expected \(file)). Record it once with mode .record or .replayOrRecord."
+        case .unreadableRecording(let file, let reason):
+            return "The recording \(file) cannot be read: \(reason). Delete it and record again."
+        case .cannotWrite(let file, let reason):
+            return "Cannot write the recording \(file): \(reason)."
+        }
+    }
+}
+
+/// One stored exchange, as written to disk.
+struct Exchange: Codable {
+    var method: String
+    var url: String
+    var status: Int
+    var headers: [String: String]
+    /// The body when it is UTF-8 text.
+    var body: String?
+    /// The body in base64 when it is not.
+    var bodyBase64: String?
+
+    init(method: String, url: String, status: Int, headers: [String: String], body: Data) {
+        self.method = method
+        self.url = url
+        self.status = status
+        self.headers = headers
+        if let text = String(data: body, encoding: .utf8) {
+            self.body = text
+        } else {
+            self.bodyBase64 = body.base64EncodedString()
+        }
+    }
+
+    var bodyData: Data? {
+        if let bodyBase64 { return Data(base64Encoded: bodyBase64) }
+        return Data((body ?? "").utf8)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+let exampleURL = URL(string: "https://api.example.com/v1")!
+
+struct Movie: Codable, Equatable, Sendable {
+    let title: String
+    let year: Int
+}
+
+/// Answers every request by echoing it, as the fixture server's /echo does.
+struct Echo: Decodable, Sendable {
+    let method: String
+    let path: String
+    let query: [String: String]
+    let rawQuery: String
+    let headers: [String: String]
+    let body: String
+}
+
+/// A stub that records each request it receives.
+func recordingStub(_ answer: StubSession = .json(#"{"title":"Wonka","year":2023}"#)) -> (
+    StubSession, Recorder<URLRequest>
+) {
+    let recorder = Recorder<URLRequest>()
+    let session = StubSession { request in
+        recorder.append(request)
+        return try await answer.response(for: request)
+    }
+    return (session, recorder)
+}
+
+/// Catches the error an async call throws.
+func error(of operation: () async throws -> some Any) async -> (any Error)? {
+    do {
+        _ = try await operation()
+        return nil
+    } catch {
+        return error
+    }
+}
