@@ -11,16 +11,30 @@ let package = Package(
         .library(name: "CacheKit", targets: ["CacheKit"]),
         .library(name: "DIKit", targets: ["DIKit"]),
         .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
+        .executable(name: "boxoffice", targets: ["BoxOfficeCLI"]),
     ],
     targets: [
         .target(name: "Binding"),
         .target(name: "CacheKit"),
         .target(name: "DIKit"),
         .target(name: "NetworkLayer"),
+
+        // The box office example: an app core wired from the four modules, and a thin terminal view.
+        .target(
+            name: "BoxOffice",
+            dependencies: ["Binding", "CacheKit", "DIKit", "NetworkLayer"],
+            path: "Examples/BoxOffice/Sources/BoxOffice",
+            resources: [.copy("DemoData")]),
+        .executableTarget(
+            name: "BoxOfficeCLI",
+            dependencies: ["BoxOffice", "Binding", "DIKit"],
+            path: "Examples/BoxOffice/Sources/boxoffice"),
+
         .testTarget(name: "BindingTests", dependencies: ["Binding"]),
         .testTarget(name: "CacheKitTests", dependencies: ["CacheKit"]),
         .testTarget(name: "DIKitTests", dependencies: ["DIKit"]),
         .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer"], exclude: ["Fixtures"]),
+        .testTarget(name: "BoxOfficeTests", dependencies: ["BoxOffice", "Binding", "DIKit", "NetworkLayer"]),
     ],
     swiftLanguageModes: [.v6]
 )

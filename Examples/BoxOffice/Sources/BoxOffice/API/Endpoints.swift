@@ -1,0 +1,58 @@
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The KOBIS Open API's endpoints: one base URL and key, two response types.
+public struct KobisAPI: Sendable {
+    /// `https://www.kobis.or.kr/kobisopenapi/webservice/rest`.
+    public static let defaultBaseURL = URL(string: "https://www.kobis.or.kr/kobisopenapi/webservice/rest")!
+
+    let group: EndpointGroup
+
+    /// Creates the API for a key.
+    /// - Parameters:
+    ///   - baseURL: ``defaultBaseURL`` by default.
+    ///   - key: The issued key, sent as the `key` query parameter.
+    public init(baseURL: URL = KobisAPI.defaultBaseURL, key: String) {
+        group = EndpointGroup(
+            baseURL: baseURL, queryItems: [URLQueryItem(name: "key", value: key)], timeout: .seconds(15),
+            validate: { data, response in try KobisError.check(data, response) })
+    }
+
+    /// The box office for `day`.
+    public func dailyBoxOffice(for day: Day) -> Endpoint<KobisDailyBoxOfficeResponse> {
+        group.get("boxoffice/searchDailyBoxOfficeList.json", query: ["targetDt": day.compact])
+    }
+
+    /// The details of the film `code`.
+    public func movieInfo(code: String) -> Endpoint<KobisMovieInfoResponse> {
+        group.get("movie/searchMovieInfo.json", query: ["movieCd": code])
+    }
+}
+
+/// Kakao's image search, and poster downloads.
+public struct KakaoAPI: Sendable {
+    /// `https://dapi.kakao.com`.
+    public static let defaultBaseURL = URL(string: "https://dapi.kakao.com")!
+
+    let group: EndpointGroup
+
+    /// Creates the API. The `Authorization: KakaoAK …` header comes from a middleware.
+    /// - Parameter baseURL: ``defaultBaseURL`` by default.
+    public init(baseURL: URL = KakaoAPI.defaultBaseURL) {
+        group = EndpointGroup(baseURL: baseURL, timeout: .seconds(10))
+    }
+
+    /// The poster search for a film: `"<title> 영화 포스터"`, one result.
+    public func posterSearch(title: String) -> Endpoint<KakaoImageSearchResponse> {
+        group.get("v2/search/image", query: ["query": "\(title) 영화 포스터", "size": "1"])
+    }
+
+    /// An image's bytes.
+    public func image(at url: URL) -> Endpoint<Data> {
+        Endpoint<Data>(baseURL: url, timeout: .seconds(15))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A KOBIS field that does not hold what its documentation promises.
+public struct KobisMappingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The field, such as `audiCnt`.
+    public let field: String
+    /// What KOBIS sent.
+    public let value: String
+    /// Where: `row 4 of 2026-11-21`, or `movie 20124079`.
+    public let location: String
+
+    /// Creates an error for `field`'s `value` at `location`.
+    public init(field: String, value: String, location: String) {
+        self.field = field
+        self.value = value
+        self.location = location
+    }
+
+    /// One line naming the field, the value and where.
+    public var description: String {
+        "KOBIS sent \(field) \"\(value)\" in \(location), which is not a valid value"
+    }
+}
+
+extension DailyBoxOffice {
+    /// The domain chart for `day` from KOBIS's rows: numbers parsed, titles trimmed, a blank `openDt`
+    /// made `nil`.
+    /// - Throws: ``KobisMappingError`` naming the first field that is not what KOBIS documents.
+    public init(day: Day, response: KobisDailyBoxOfficeResponse) throws(KobisMappingError) {
+        var entries: [DailyBoxOfficeEntry] = []
+        for (index, row) in response.boxOfficeResult.dailyBoxOfficeList.enumerated() {
+            let field = KobisField(location: "row \(index + 1) of \(day)")
+            entries.append(
+                DailyBoxOfficeEntry(
+                    rank: try field.int(row.rank, "rank"),
+                    rankChange: try field.int(row.rankInten, "rankInten"),
+                    isNew: row.rankOldAndNew == "NEW",
+                    movieCode: row.movieCd.trimmingCharacters(in: .whitespaces),
+                    title: row.movieNm.trimmingCharacters(in: .whitespaces),
+                    openDate: try field.optionalDay(row.openDt, "openDt", dashed: true),
+                    audienceCount: try field.int(row.audiCnt, "audiCnt"),
+                    audienceAccumulated: try field.int(row.audiAcc, "audiAcc"),
+                    salesAmount: try field.int64(row.salesAmt, "salesAmt"),
+                    salesAccumulated: try field.int64(row.salesAcc, "salesAcc"),
+                    salesShare: try field.double(row.salesShare, "salesShare"),
+                    screenCount: try field.int(row.scrnCnt, "scrnCnt"),
+                    showCount: try field.int(row.showCnt, "showCnt")))
+        }
+        self.init(day: day, entries: entries.sorted { $0.rank < $1.rank })
+    }
+}
+
+extension MovieDetails {
+    /// The domain details from KOBIS's movie info: `openDt` in `yyyyMMdd`, blank values made `nil`.
+    /// - Throws: ``KobisMappingError`` naming a field that is not what KOBIS documents.
+    public init(response: KobisMovieInfoResponse) throws(KobisMappingError) {
+        let info = response.movieInfoResult.movieInfo
+        let field = KobisField(location: "movie \(info.movieCd)")
+        let trimmed = { (text: String) in text.trimmingCharacters(in: .whitespaces) }
+        self.init(
+            movieCode: trimmed(info.movieCd),
+            title: trimmed(info.movieNm),
+            englishTitle: trimmed(info.movieNmEn),
+            openDate: try field.optionalDay(info.openDt, "openDt", dashed: false),
+            runtimeMinutes: try field.optionalInt(info.showTm, "showTm"),
+            productionYear: try field.optionalInt(info.prdtYear, "prdtYear"),
+            genres: info.genres.map { trimmed($0.genreNm) },
+            directors: info.directors.map { trimmed($0.peopleNm) },
+            actors: info.actors.map { trimmed($0.peopleNm) },
+            nations: info.nations.map { trimmed($0.nationNm) },
+            watchGrade: info.audits.first.map { trimmed($0.watchGradeNm) }.flatMap { $0.isEmpty ? nil : $0 },
+            companies: (info.companys ?? []).map { company in
+                let part = trimmed(company.companyPartNm ?? "")
+                return part.isEmpty ? trimmed(company.companyNm) : "\(trimmed(company.companyNm)) (\(part))"
+            })
+    }
+}
+
+/// Parses KOBIS's string fields, naming the field and location when one is not valid.
+private struct KobisField {
+    let location: String
+
+    func int(_ text: String, _ name: String) throws(KobisMappingError) -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else { throw failure(name, text) }
+        return value
+    }
+
+    func int64(_ text: String, _ name: String) throws(KobisMappingError) -> Int64 {
+        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)) else { throw failure(name, text) }
+        return value
+    }
+
+    func double(_ text: String, _ name: String) throws(KobisMappingError) -> Double {
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            throw failure(name, text)
+        }
+        return value
+    }
+
+    func optionalInt(_ text: String, _ name: String) throws(KobisMappingError) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : try int(trimmed, name)
+    }
+
+    func optionalDay(_ text: String, _ name: String, dashed: Bool) throws(KobisMappingError) -> Day? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        do {
+            return dashed ? try Day(dashed: trimmed) : try Day(compact: trimmed)
+        } catch {
+            throw failure(name, text)
+        }
+    }
+
+    private func failure(_ name: String, _ value: String) -> KobisMappingError {
+        KobisMappingError(field: name, value: value, location: location)
+    }
+}

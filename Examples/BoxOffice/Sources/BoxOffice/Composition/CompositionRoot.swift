@@ -1,0 +1,91 @@
+import CacheKit
+import DIKit
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Wires the app: the one place that names concrete types. Everything else depends on protocols and
+/// receives its dependencies through its initializer.
+public enum CompositionRoot {
+    /// A container with every registration of the app for `environment`.
+    ///
+    /// - KOBIS and Kakao each get a `NetworkProvider` (named `"kobis"` and `"kakao"`): live over
+    ///   URLSession with retries when their key is set, otherwise over the demo data's session.
+    /// - Repositories and the poster provider are singletons; view models are made per resolve (the
+    ///   details view model takes the movie code as a runtime argument).
+    public static func makeContainer(environment: AppEnvironment, demoData: DemoData?) -> Container {
+        let container = Container()
+        container.register(AppEnvironment.self, instance: environment)
+
+        container.register(NetworkProvider.self, name: "kobis", scope: .singleton) { _ in
+            if environment.isKobisLive { return liveProvider(middlewares: []) }
+            return try demoProvider(demoData)
+        }
+        container.register(NetworkProvider.self, name: "kakao", scope: .singleton) { _ in
+            guard environment.isKakaoLive, let key = environment.kakaoKey else {
+                return try demoProvider(demoData)
+            }
+            let authorization = AuthorizationMiddleware(scheme: "KakaoAK") { key }
+            return liveProvider(middlewares: [authorization])
+        }
+        container.register(KobisBoxOfficeRepository.self, scope: .singleton) { resolver in
+            let api = KobisAPI(
+                baseURL: environment.kobisBaseURL,
+                key: environment.isKobisLive ? environment.kobisKey ?? "" : "demo")
+            return KobisBoxOfficeRepository(api: api, provider: try resolver.resolve(name: "kobis"))
+        }
+        container.register(BoxOfficeRepository.self) { resolver in
+            try resolver.resolve(KobisBoxOfficeRepository.self)
+        }
+        container.register(MovieRepository.self) { resolver in
+            try resolver.resolve(KobisBoxOfficeRepository.self)
+        }
+        container.register(PosterProviding.self, scope: .singleton) { resolver in
+            let baseURL = environment.isKakaoLive ? environment.kakaoBaseURL : KakaoAPI.defaultBaseURL
+            return try PosterProvider(
+                api: KakaoAPI(baseURL: baseURL), provider: try resolver.resolve(name: "kakao"),
+                directory: environment.cacheDirectory)
+        }
+        container.register(DailyBoxOfficeViewModel.self) { (resolver, day: Day) in
+            DailyBoxOfficeViewModel(repository: try resolver.resolve(), day: day)
+        }
+        container.register(MovieDetailsViewModel.self) { (resolver, code: String) in
+            MovieDetailsViewModel(
+                movieCode: code, movies: try resolver.resolve(), posters: try resolver.resolve())
+        }
+        return container
+    }
+
+    /// The day shown when none is given: yesterday in Korea for live data (KOBIS aggregates up to
+    /// yesterday), the latest demo day otherwise.
+    public static func defaultDay(environment: AppEnvironment, demoData: DemoData?, now: Date = Date()) -> Day
+    {
+        if environment.isKobisLive { return Day.inKorea(at: now).previous }
+        return demoData?.days.last ?? Day.inKorea(at: now).previous
+    }
+
+    private static func liveProvider(middlewares: [any NetworkMiddleware]) -> NetworkProvider {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 6
+        return NetworkProvider(
+            session: URLSession(configuration: configuration),
+            middlewares: middlewares + [RetryMiddleware(policy: RetryPolicy(maxAttempts: 2))])
+    }
+
+    private static func demoProvider(_ demoData: DemoData?) throws -> NetworkProvider {
+        guard let demoData else { throw DemoDataMissing() }
+        return NetworkProvider(session: demoData.session())
+    }
+}
+
+/// The demo dataset is not next to the executable.
+public struct DemoDataMissing: Error, CustomStringConvertible {
+    /// How to fix it.
+    public var description: String {
+        "The demo data bundle is missing next to the executable. Run it with `swift run boxoffice`, or set "
+            + "KOBIS_API_KEY and KAKAO_REST_API_KEY for live data."
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Shows the screens of the interactive mode. The terminal view implements it.
+@MainActor
+public protocol BrowsePresenting: AnyObject {
+    /// Shows the daily chart.
+    func showDaily(_ viewModel: DailyBoxOfficeViewModel)
+    /// Shows a film's details; `coordinator` is told when the user goes back.
+    func showDetails(_ viewModel: MovieDetailsViewModel, coordinator: MovieDetailsCoordinator)
+}
+
+/// Owns a flow of screens and its child flows (the origin's Coordinator pattern).
+@MainActor
+public protocol Coordinator: AnyObject {
+    /// The child flows running now.
+    var children: [any Coordinator] { get }
+    /// Shows the flow's first screen.
+    func start()
+}
+
+/// The interactive mode's root flow: the daily chart, and a details flow per film opened.
+@MainActor
+public final class BrowseCoordinator: Coordinator {
+    /// The chart's view model.
+    public let dailyViewModel: DailyBoxOfficeViewModel
+    /// The details flows running now (at most one).
+    public private(set) var children: [any Coordinator] = []
+    private weak var presenter: (any BrowsePresenting)?
+    private let makeDetailsViewModel: @MainActor (String) -> MovieDetailsViewModel
+
+    /// Creates the flow.
+    /// - Parameters:
+    ///   - dailyViewModel: The chart's view model.
+    ///   - presenter: Shows the screens; held weakly.
+    ///   - makeDetailsViewModel: Makes a details view model for a movie code (from the container).
+    public init(
+        dailyViewModel: DailyBoxOfficeViewModel,
+        presenter: any BrowsePresenting,
+        makeDetailsViewModel: @escaping @MainActor (String) -> MovieDetailsViewModel
+    ) {
+        self.dailyViewModel = dailyViewModel
+        self.presenter = presenter
+        self.makeDetailsViewModel = makeDetailsViewModel
+    }
+
+    /// Shows the chart and loads its day.
+    public func start() {
+        presenter?.showDaily(dailyViewModel)
+        dailyViewModel.refresh()
+    }
+
+    /// Starts a child flow for the film `movieCode`.
+    public func showDetails(movieCode: String) {
+        guard let presenter else { return }
+        let child = MovieDetailsCoordinator(
+            viewModel: makeDetailsViewModel(movieCode), presenter: presenter, parent: self)
+        children.append(child)
+        child.start()
+    }
+
+    /// Called by a child when its screen closes: the child is released.
+    func childDidFinish(_ child: any Coordinator) {
+        children.removeAll { $0 === child }
+        presenter?.showDaily(dailyViewModel)
+    }
+}
+
+/// The details flow for one film. It ends, and is released, when its screen closes.
+@MainActor
+public final class MovieDetailsCoordinator: Coordinator {
+    /// The details' view model.
+    public let viewModel: MovieDetailsViewModel
+    /// No children.
+    public let children: [any Coordinator] = []
+    private weak var presenter: (any BrowsePresenting)?
+    private weak var parent: BrowseCoordinator?
+    private var loading: Task<Void, Never>?
+
+    init(viewModel: MovieDetailsViewModel, presenter: any BrowsePresenting, parent: BrowseCoordinator) {
+        self.viewModel = viewModel
+        self.presenter = presenter
+        self.parent = parent
+    }
+
+    /// Shows the details and loads them.
+    public func start() {
+        presenter?.showDetails(viewModel, coordinator: self)
+        loading = Task { [viewModel] in await viewModel.load() }
+    }
+
+    /// Closes the screen: stops loading and tells the parent, which releases this flow.
+    public func finish() {
+        loading?.cancel()
+        loading = nil
+        parent?.childDidFinish(self)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The demo dataset shipped with the example: real-schema KOBIS and Kakao responses for a few days of
+/// fictional films, served through the same `NetworkSessionType` seam as live data.
+public struct DemoData: Sendable {
+    /// The folder holding `kobis/daily`, `kobis/movie` and `kakao/image`.
+    public let directory: URL
+
+    /// The dataset bundled with the app.
+    public static var bundled: DemoData? {
+        Bundle.module.url(forResource: "DemoData", withExtension: nil).map { DemoData(directory: $0) }
+    }
+
+    /// The host of demo poster images (`https://posters.demo.boxoffice.invalid/<code>.png`).
+    public static let posterHost = "posters.demo.boxoffice.invalid"
+
+    /// Creates a dataset from a folder.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The days with a chart, oldest first.
+    public var days: [Day] {
+        let names =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: directory.appendingPathComponent("kobis/daily").path)) ?? []
+        return names.compactMap { name in
+            guard name.hasSuffix(".json") else { return nil }
+            return try? Day(compact: String(name.dropLast(5)))
+        }.sorted()
+    }
+
+    /// A session answering KOBIS's and Kakao's endpoints, and poster downloads, from the dataset.
+    ///
+    /// A day without a chart answers with an empty list, as KOBIS does for a day it has no data for; a
+    /// film without details answers with KOBIS's fault for a bad code.
+    public func session() -> StubSession {
+        let titles = movieTitles()
+        return StubSession { request in
+            guard let url = request.url else { throw URLError(.badURL) }
+            if url.host == Self.posterHost {
+                let code = url.deletingPathExtension().lastPathComponent
+                return try Self.answer(request, PosterArtist.poster(seed: code), contentType: "image/png")
+            }
+            let query = Dictionary(
+                (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map {
+                    ($0.name, $0.value ?? "")
+                },
+                uniquingKeysWith: { first, _ in first })
+            switch url.lastPathComponent {
+            case "searchDailyBoxOfficeList.json":
+                let date = query["targetDt"] ?? ""
+                let body =
+                    file("kobis/daily/\(date).json")
+                    ?? Data(
+                        #"{"boxOfficeResult":{"boxofficeType":"일별 박스오피스","showRange":"\#(date)~\#(date)","dailyBoxOfficeList":[]}}"#
+                            .utf8)
+                return try Self.answer(request, body)
+            case "searchMovieInfo.json":
+                let code = query["movieCd"] ?? ""
+                let fault = #"{"faultInfo":{"message":"영화코드가 존재하지 않습니다.","errorCode":"320011"}}"#
+                return try Self.answer(request, file("kobis/movie/\(code).json") ?? Data(fault.utf8))
+            case "image":
+                let searched = query["query"] ?? ""
+                let code = titles.first { searched == "\($0.value) 영화 포스터" }?.key
+                let empty = #"{"documents":[],"meta":{"is_end":true,"pageable_count":0,"total_count":0}}"#
+                return try Self.answer(
+                    request, code.flatMap { file("kakao/image/\($0).json") } ?? Data(empty.utf8))
+            default:
+                return try Self.answer(
+                    request, Data(#"{"errorType":"NotFound","message":"no demo data"}"#.utf8), status: 404)
+            }
+        }
+    }
+
+    /// Each film's trimmed title, by movie code.
+    func movieTitles() -> [String: String] {
+        let folder = directory.appendingPathComponent("kobis/movie")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var titles: [String: String] = [:]
+        for name in names where name.hasSuffix(".json") {
+            guard let data = file("kobis/movie/\(name)"),
+                let info = try? JSONDecoder().decode(KobisMovieInfoResponse.self, from: data)
+            else { continue }
+            titles[info.movieInfoResult.movieInfo.movieCd] = info.movieInfoResult.movieInfo.movieNm
+                .trimmingCharacters(in: .whitespaces)
+        }
+        return titles
+    }
+
+    private func file(_ path: String) -> Data? {
+        try? Data(contentsOf: directory.appendingPathComponent(path))
+    }
+
+    private static func answer(
+        _ request: URLRequest, _ body: Data, contentType: String = "application/json;charset=UTF-8",
+        status: Int = 200
+    ) throws -> (Data, HTTPURLResponse) {
+        (
+            body,
+            try StubSession.makeResponse(for: request, status: status, headers: ["Content-Type": contentType])
+        )
+    }
+}

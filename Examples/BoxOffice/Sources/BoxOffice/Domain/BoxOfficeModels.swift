@@ -1,0 +1,144 @@
+import Foundation
+
+/// One film's row in a day's box office.
+public struct DailyBoxOfficeEntry: Hashable, Sendable, Codable {
+    /// The rank that day, from 1.
+    public let rank: Int
+    /// The change from the day before: positive when the film rose. 0 for a new entry.
+    public let rankChange: Int
+    /// Whether the film entered the chart that day.
+    public let isNew: Bool
+    /// The KOBIS movie code, for the details.
+    public let movieCode: String
+    /// The title, trimmed.
+    public let title: String
+    /// The release date, or `nil` when KOBIS gives none (re-releases).
+    public let openDate: Day?
+    /// Admissions that day.
+    public let audienceCount: Int
+    /// Admissions since release.
+    public let audienceAccumulated: Int
+    /// Sales that day, in won.
+    public let salesAmount: Int64
+    /// Sales since release, in won.
+    public let salesAccumulated: Int64
+    /// The share of that day's sales, in percent.
+    public let salesShare: Double
+    /// Screens that showed the film that day.
+    public let screenCount: Int
+    /// Showings that day.
+    public let showCount: Int
+
+    /// Creates an entry.
+    public init(
+        rank: Int, rankChange: Int, isNew: Bool, movieCode: String, title: String, openDate: Day?,
+        audienceCount: Int, audienceAccumulated: Int, salesAmount: Int64, salesAccumulated: Int64,
+        salesShare: Double, screenCount: Int, showCount: Int
+    ) {
+        self.rank = rank
+        self.rankChange = rankChange
+        self.isNew = isNew
+        self.movieCode = movieCode
+        self.title = title
+        self.openDate = openDate
+        self.audienceCount = audienceCount
+        self.audienceAccumulated = audienceAccumulated
+        self.salesAmount = salesAmount
+        self.salesAccumulated = salesAccumulated
+        self.salesShare = salesShare
+        self.screenCount = screenCount
+        self.showCount = showCount
+    }
+}
+
+/// A day's box office.
+public struct DailyBoxOffice: Hashable, Sendable {
+    /// The day.
+    public let day: Day
+    /// The films in rank order.
+    public let entries: [DailyBoxOfficeEntry]
+
+    /// Creates a day's chart.
+    public init(day: Day, entries: [DailyBoxOfficeEntry]) {
+        self.day = day
+        self.entries = entries
+    }
+}
+
+/// What KOBIS knows about one film.
+public struct MovieDetails: Hashable, Sendable, Codable {
+    /// The KOBIS movie code.
+    public let movieCode: String
+    /// The Korean title, trimmed.
+    public let title: String
+    /// The English title.
+    public let englishTitle: String
+    /// The release date, or `nil` when KOBIS gives none.
+    public let openDate: Day?
+    /// The running time in minutes, or `nil` when unknown.
+    public let runtimeMinutes: Int?
+    /// The production year, or `nil` when unknown.
+    public let productionYear: Int?
+    /// Genre names.
+    public let genres: [String]
+    /// Directors' names.
+    public let directors: [String]
+    /// Actors' names, in KOBIS's order.
+    public let actors: [String]
+    /// Production countries.
+    public let nations: [String]
+    /// The rating (`15세이상관람가`), or `nil` when not rated.
+    public let watchGrade: String?
+    /// Distributors and other companies, with their part.
+    public let companies: [String]
+
+    /// Creates details.
+    public init(
+        movieCode: String, title: String, englishTitle: String, openDate: Day?, runtimeMinutes: Int?,
+        productionYear: Int?, genres: [String], directors: [String], actors: [String], nations: [String],
+        watchGrade: String?, companies: [String]
+    ) {
+        self.movieCode = movieCode
+        self.title = title
+        self.englishTitle = englishTitle
+        self.openDate = openDate
+        self.runtimeMinutes = runtimeMinutes
+        self.productionYear = productionYear
+        self.genres = genres
+        self.directors = directors
+        self.actors = actors
+        self.nations = nations
+        self.watchGrade = watchGrade
+        self.companies = companies
+    }
+}
+
+/// Where a poster came from on this run.
+public enum PosterSource: String, Sendable, Codable, Hashable {
+    /// The in-memory cache.
+    case memory
+    /// The on-disk cache.
+    case disk
+    /// The network (search and download).
+    case network
+}
+
+/// A film's poster, cached on disk.
+public struct Poster: Hashable, Sendable {
+    /// Where the image was downloaded from.
+    public let url: URL
+    /// The cached image file; it holds the image's bytes from the start, so it opens as an image.
+    public let file: URL
+    /// The image's size in bytes.
+    public let byteCount: Int
+    /// Where this run got it.
+    public let source: PosterSource
+
+    /// Creates a poster.
+    public init(url: URL, file: URL, byteCount: Int, source: PosterSource) {
+        self.url = url
+        self.file = file
+        self.byteCount = byteCount
+        self.source = source
+    }
+}

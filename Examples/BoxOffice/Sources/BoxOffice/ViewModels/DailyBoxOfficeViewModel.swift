@@ -1,0 +1,92 @@
+import Binding
+import Foundation
+
+/// How the daily chart is laid out.
+public enum DisplayMode: String, Sendable, CaseIterable {
+    /// One row per film.
+    case list
+    /// Cards in columns.
+    case grid
+
+    /// The other mode.
+    public var toggled: DisplayMode { self == .list ? .grid : .list }
+}
+
+/// The daily box office screen's state and actions. Views bind to its observables.
+///
+/// Changing the date cancels the request for the previous date: the latest date wins, and a late answer
+/// for an older date never overwrites a newer one.
+@MainActor
+public final class DailyBoxOfficeViewModel {
+    /// The day shown.
+    public let day: Observable<Day>
+    /// The chart, in rank order; empty while loading the first time or after an error.
+    public let entries = Observable<[DailyBoxOfficeEntry]>([])
+    /// Whether a request is running.
+    public let isLoading = Observable(false)
+    /// The last error, or `nil`.
+    public let errorMessage = Observable<String?>(nil)
+    /// List or grid.
+    public let displayMode: Observable<DisplayMode>
+
+    private let repository: any BoxOfficeRepository
+    private var loading: Task<Void, Never>?
+    private var generation = 0
+
+    /// Creates the view model; nothing loads until ``load(_:)``.
+    /// - Parameters:
+    ///   - repository: Where charts come from.
+    ///   - day: The first day to show.
+    ///   - displayMode: `.list` by default.
+    public nonisolated init(repository: any BoxOfficeRepository, day: Day, displayMode: DisplayMode = .list) {
+        self.repository = repository
+        self.day = Observable(day)
+        self.displayMode = Observable(displayMode)
+    }
+
+    /// Shows `day`: cancels a request for another day still running, and loads this one.
+    /// - Parameter day: The day to show.
+    /// - Returns: The loading task, to await when the caller needs the result.
+    @discardableResult
+    public func load(_ day: Day) -> Task<Void, Never> {
+        loading?.cancel()
+        generation += 1
+        let current = generation
+        self.day.value = day
+        errorMessage.value = nil
+        isLoading.value = true
+        let task = Task { [repository] in
+            do {
+                let chart = try await repository.dailyBoxOffice(for: day)
+                guard current == self.generation else { return }
+                self.entries.value = chart.entries
+            } catch is CancellationError {
+                return
+            } catch {
+                guard current == self.generation else { return }
+                self.entries.value = []
+                self.errorMessage.value = ErrorMessage.describe(error)
+            }
+            self.isLoading.value = false
+        }
+        loading = task
+        return task
+    }
+
+    /// Loads the shown day again.
+    @discardableResult
+    public func refresh() -> Task<Void, Never> { load(day.value) }
+
+    /// Shows the day before.
+    @discardableResult
+    public func showPreviousDay() -> Task<Void, Never> { load(day.value.previous) }
+
+    /// Shows the day after.
+    @discardableResult
+    public func showNextDay() -> Task<Void, Never> { load(day.value.next) }
+
+    /// Switches between list and grid.
+    public func toggleDisplayMode() {
+        displayMode.value = displayMode.value.toggled
+    }
+}

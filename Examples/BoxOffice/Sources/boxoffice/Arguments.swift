@@ -1,0 +1,150 @@
+import BoxOffice
+
+/// What the user asked for.
+enum Command: Equatable {
+    case daily(date: Day?, mode: DisplayMode, json: Bool)
+    case movie(code: String, json: Bool)
+    case browse
+    case help
+}
+
+/// The parsed command line.
+struct Invocation: Equatable {
+    var command: Command
+    var offline: Bool
+}
+
+/// A command line that does not follow the usage; exit code 64.
+struct UsageError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// Parses `boxoffice [daily|movie|browse] [options]` without any dependency.
+enum Arguments {
+    static let usage = """
+        boxoffice: Korea's daily box office (KOBIS) with posters (Kakao image search).
+
+        USAGE
+          boxoffice [daily] [--date YYYY-MM-DD] [--mode list|grid] [--json] [--offline]
+          boxoffice movie <movieCode> [--json] [--offline]
+          boxoffice browse [--offline]
+          boxoffice --help | -h
+
+        COMMANDS
+          daily             The box office for a day (the default command).
+          movie <code>      A film's details and poster, by its 8-digit KOBIS movie code.
+          browse            Interactive: ←/→ day, ↑/↓ select, Enter details, g list/grid, r refresh, b back, q quit.
+
+        OPTIONS
+          --date YYYY-MM-DD The day to show (daily). Default: yesterday in Korea when live, the latest demo day offline.
+          --mode list|grid  The layout (daily). Default: list.
+          --json            Print one JSON object instead of a table (daily, movie).
+          --offline         Use the bundled demo data even when API keys are set.
+          -h, --help        Show this help.
+
+        ENVIRONMENT
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var offline = false
+        var json = false
+        var help = false
+        var date: Day?
+        var mode: DisplayMode?
+        var positionals: [String] = []
+        var given: [String] = []
+        var index = 0
+
+        func value(for option: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                throw UsageError(message: "\(option) needs a value")
+            }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = argument.hasPrefix("--") ? parts[0] : argument
+            let inline = argument.hasPrefix("--") && parts.count == 2 ? parts[1] : nil
+            switch name {
+            case "-h", "--help": help = true
+            case "--offline": offline = true
+            case "--json": json = true
+            case "--date":
+                let text = try value(for: "--date", inline: inline)
+                do {
+                    date = try Day(dashed: text)
+                } catch {
+                    throw UsageError(message: "--date \(error.description)")
+                }
+                given.append("--date")
+            case "--mode":
+                let text = try value(for: "--mode", inline: inline)
+                guard let parsed = DisplayMode(rawValue: text) else {
+                    throw UsageError(message: "--mode must be list or grid, not \"\(text)\"")
+                }
+                mode = parsed
+                given.append("--mode")
+            default:
+                if argument.hasPrefix("-") { throw UsageError(message: "unknown option \(argument)") }
+                positionals.append(argument)
+            }
+            if json, !given.contains("--json") { given.append("--json") }
+            index += 1
+        }
+        if help { return Invocation(command: .help, offline: offline) }
+
+        let commandName = positionals.first ?? "daily"
+        let operands = Array(positionals.dropFirst())
+        func reject(_ options: [String]) throws(UsageError) {
+            if let invalid = given.first(where: options.contains) {
+                throw UsageError(message: "\(invalid) does not apply to '\(commandName)'")
+            }
+        }
+        switch commandName {
+        case "daily":
+            guard operands.isEmpty else {
+                throw UsageError(message: "unexpected argument \"\(operands[0])\"")
+            }
+            return Invocation(command: .daily(date: date, mode: mode ?? .list, json: json), offline: offline)
+        case "movie":
+            try reject(["--date", "--mode"])
+            guard let code = operands.first else {
+                throw UsageError(message: "missing movie code: boxoffice movie <movieCode>")
+            }
+            guard operands.count == 1 else {
+                throw UsageError(message: "unexpected argument \"\(operands[1])\"")
+            }
+            guard !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw UsageError(message: "\"\(code)\" is not a KOBIS movie code (digits, such as 20124079)")
+            }
+            return Invocation(command: .movie(code: code, json: json), offline: offline)
+        case "browse":
+            try reject(["--date", "--mode", "--json"])
+            guard operands.isEmpty else {
+                throw UsageError(message: "unexpected argument \"\(operands[0])\"")
+            }
+            return Invocation(command: .browse, offline: offline)
+        default:
+            throw UsageError(message: "unknown command '\(commandName)'")
+        }
+    }
+
+    static func helpText() -> String {
+        let width = AppEnvironment.variables.map(\.name.count).max() ?? 0
+        let variables = AppEnvironment.variables.map { variable in
+            "  " + variable.name + String(repeating: " ", count: width - variable.name.count + 2)
+                + variable.meaning
+        }
+        return usage + "\n" + variables.joined(separator: "\n") + """
+
+
+            EXIT CODES
+              0 success · 1 a runtime failure (an API error, the network) · 64 a usage error
+            """
+    }
+}

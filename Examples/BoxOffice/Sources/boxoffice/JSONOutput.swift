@@ -1,0 +1,80 @@
+import BoxOffice
+import Foundation
+
+/// The JSON printed by `--json`: the command-line contract, with explicit nulls.
+enum JSONOutput {
+    struct Daily: Encodable {
+        let date: String
+        let movies: [Row]
+    }
+
+    struct Row: Encodable {
+        let entry: DailyBoxOfficeEntry
+
+        enum CodingKeys: String, CodingKey {
+            case rank, rankChange, isNew, movieCode, title, openDate, audienceCount, audienceAccumulated
+            case salesAmount, salesAccumulated, salesShare, screenCount, showCount
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(entry.rank, forKey: .rank)
+            try container.encode(entry.rankChange, forKey: .rankChange)
+            try container.encode(entry.isNew, forKey: .isNew)
+            try container.encode(entry.movieCode, forKey: .movieCode)
+            try container.encode(entry.title, forKey: .title)
+            try container.encode(entry.openDate?.dashed, forKey: .openDate)
+            try container.encode(entry.audienceCount, forKey: .audienceCount)
+            try container.encode(entry.audienceAccumulated, forKey: .audienceAccumulated)
+            try container.encode(entry.salesAmount, forKey: .salesAmount)
+            try container.encode(entry.salesAccumulated, forKey: .salesAccumulated)
+            try container.encode(entry.salesShare, forKey: .salesShare)
+            try container.encode(entry.screenCount, forKey: .screenCount)
+            try container.encode(entry.showCount, forKey: .showCount)
+        }
+    }
+
+    struct Movie: Encodable {
+        let movie: MovieDetails
+        let poster: Poster?
+
+        enum CodingKeys: String, CodingKey {
+            case movieCode, title, englishTitle, openDate, runtimeMinutes, productionYear, genres, directors
+            case actors, nations, watchGrade, companies, poster
+        }
+
+        enum PosterKeys: String, CodingKey {
+            case url, file, source
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(movie.movieCode, forKey: .movieCode)
+            try container.encode(movie.title, forKey: .title)
+            try container.encode(movie.englishTitle, forKey: .englishTitle)
+            try container.encode(movie.openDate?.dashed, forKey: .openDate)
+            try container.encode(movie.runtimeMinutes, forKey: .runtimeMinutes)
+            try container.encode(movie.productionYear, forKey: .productionYear)
+            try container.encode(movie.genres, forKey: .genres)
+            try container.encode(movie.directors, forKey: .directors)
+            try container.encode(movie.actors, forKey: .actors)
+            try container.encode(movie.nations, forKey: .nations)
+            try container.encode(movie.watchGrade, forKey: .watchGrade)
+            try container.encode(movie.companies, forKey: .companies)
+            if let poster {
+                var nested = container.nestedContainer(keyedBy: PosterKeys.self, forKey: .poster)
+                try nested.encode(poster.url.absoluteString, forKey: .url)
+                try nested.encode(poster.file.path, forKey: .file)
+                try nested.encode(poster.source.rawValue, forKey: .source)
+            } else {
+                try container.encodeNil(forKey: .poster)
+            }
+        }
+    }
+
+    static func render(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+
+/// A key the interactive mode understands.
+enum Key: Equatable, Sendable {
+    case up, down, left, right, enter, escape, interrupt
+    case character(Character)
+}
+
+/// The terminal in raw mode for the interactive screen: keys one at a time, no echo, the alternate
+/// screen, and everything restored on exit, on Ctrl-C and on SIGTERM/SIGHUP.
+final class RawTerminal: @unchecked Sendable {
+    // @unchecked Sendable: `original` is written once in `init` and then only read; restoring it twice
+    // (from a signal handler and from the normal exit) is harmless.
+    private let original: termios
+    private var signalSources: [any DispatchSourceSignal] = []
+
+    /// Enters raw mode; `nil` when standard input is not a terminal.
+    init?() {
+        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else { return nil }
+        var attributes = termios()
+        guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { return nil }
+        original = attributes
+        var raw = attributes
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
+        Self.write("\u{1B}[?1049h\u{1B}[?25l")
+        signalSources = Self.restoreOnSignals(self)
+    }
+
+    /// Leaves raw mode and the alternate screen.
+    func restore() {
+        var attributes = original
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &attributes)
+        Self.write("\u{1B}[?25h\u{1B}[?1049l")
+    }
+
+    /// Replaces the screen's content.
+    func draw(_ lines: [String]) {
+        Self.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
+    }
+
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Keys from standard input, read on a background thread.
+    static func keys() -> AsyncStream<Key> {
+        AsyncStream { continuation in
+            let thread = Thread {
+                var pending: [UInt8] = []
+                var byte: UInt8 = 0
+                while read(STDIN_FILENO, &byte, 1) == 1 {
+                    pending.append(byte)
+                    while let (key, used) = decode(pending) {
+                        continuation.yield(key)
+                        pending.removeFirst(used)
+                    }
+                }
+                continuation.finish()
+            }
+            thread.start()
+        }
+    }
+
+    /// The first key in `bytes` and how many bytes it used; `nil` when more bytes are needed.
+    static func decode(_ bytes: [UInt8]) -> (Key, Int)? {
+        guard let first = bytes.first else { return nil }
+        switch first {
+        case 0x03: return (.interrupt, 1)
+        case 0x0D, 0x0A: return (.enter, 1)
+        case 0x1B:
+            if bytes.count == 1 { return nil }
+            guard bytes[1] == 0x5B || bytes[1] == 0x4F else { return (.escape, 1) }
+            guard bytes.count >= 3 else { return nil }
+            switch bytes[2] {
+            case 0x41: return (.up, 3)
+            case 0x42: return (.down, 3)
+            case 0x43: return (.right, 3)
+            case 0x44: return (.left, 3)
+            default: return (.escape, 3)
+            }
+        default:
+            let length = first < 0x80 ? 1 : first < 0xE0 ? 2 : first < 0xF0 ? 3 : 4
+            guard bytes.count >= length else { return nil }
+            let text = String(decoding: bytes[0..<length], as: UTF8.self)
+            return (text.first.map(Key.character) ?? .escape, length)
+        }
+    }
+
+    /// Restores the terminal and exits when a terminating signal arrives. Built in a nonisolated
+    /// function so the handlers are not inferred to be main-actor isolated.
+    private static func restoreOnSignals(_ terminal: RawTerminal) -> [any DispatchSourceSignal] {
+        [SIGTERM, SIGHUP, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                terminal.restore()
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+    }
+}

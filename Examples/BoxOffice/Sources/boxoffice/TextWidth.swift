@@ -1,0 +1,44 @@
+/// Terminal column widths: Hangul, CJK and most emoji take two columns, combining marks none.
+enum TextWidth {
+    static func of(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
+    }
+
+    static func width(of scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value == 0 || value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if value == 0x200D { return 0 }
+        let wide: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x2E80...0x303E,
+            0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
+        ]
+        return wide.contains { $0.contains(value) } ? 2 : 1
+    }
+
+    /// `text` padded with spaces to `columns` (or cut with an ellipsis to fit).
+    static func pad(_ text: String, to columns: Int, alignRight: Bool = false) -> String {
+        let fitted = truncate(text, to: columns)
+        let padding = String(repeating: " ", count: max(columns - of(fitted), 0))
+        return alignRight ? padding + fitted : fitted + padding
+    }
+
+    /// `text` cut to at most `columns`, ending with `…` when cut.
+    static func truncate(_ text: String, to columns: Int) -> String {
+        guard of(text) > columns else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let width = of(String(character))
+            if used + width > columns - 1 { break }
+            result.append(character)
+            used += width
+        }
+        return result + "…"
+    }
+}

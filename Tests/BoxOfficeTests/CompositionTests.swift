@@ -1,0 +1,72 @@
+import BoxOffice
+import DIKit
+import Foundation
+import Testing
+
+@Suite("Composition root and coordinators")
+struct CompositionTests {
+    func offlineEnvironment(_ folder: TemporaryFolder) throws -> AppEnvironment {
+        try AppEnvironment(variables: ["BOXOFFICE_CACHE_DIR": folder.url.path], forcesOffline: true)
+    }
+
+    @Test func everyRegistrationResolves() throws {
+        // Given
+        let folder = TemporaryFolder()
+        let container = CompositionRoot.makeContainer(
+            environment: try offlineEnvironment(folder), demoData: try demo)
+        // Then
+        try container.verify()
+        _ = try container.resolve(MovieDetailsViewModel.self, argument: "20261001")
+        _ = try container.resolve(DailyBoxOfficeViewModel.self, argument: day("2026-11-21"))
+    }
+
+    @Test func offlineTheDefaultDayIsTheLatestDemoDayAndLiveItIsYesterdayInKorea() throws {
+        // Given
+        let folder = TemporaryFolder()
+        let live = try AppEnvironment(
+            variables: ["KOBIS_API_KEY": "k", "BOXOFFICE_CACHE_DIR": folder.url.path], forcesOffline: false)
+        let now = Date(timeIntervalSince1970: 1_795_273_200)  // 2026-11-22 00:00 in Seoul
+        // Then
+        #expect(
+            CompositionRoot.defaultDay(environment: try offlineEnvironment(folder), demoData: try demo)
+                == day("2026-11-21"))
+        #expect(
+            CompositionRoot.defaultDay(environment: live, demoData: try demo, now: now) == day("2026-11-21"))
+    }
+
+    @Test func aMalformedBaseURLIsAConfigurationErrorNamingTheVariable() {
+        // When
+        let thrown = #expect(throws: ConfigurationError.self) {
+            _ = try AppEnvironment(variables: ["KOBIS_BASE_URL": "not a url"], forcesOffline: false)
+        }
+        // Then
+        #expect(thrown?.variable == "KOBIS_BASE_URL")
+    }
+
+    @MainActor
+    @Test func aDetailsCoordinatorIsReleasedWhenItsScreenCloses() throws {
+        // Given a browse flow that opened a film's details
+        final class Presenter: BrowsePresenting {
+            var shown: [String] = []
+            func showDaily(_ viewModel: DailyBoxOfficeViewModel) { shown.append("daily") }
+            func showDetails(_ viewModel: MovieDetailsViewModel, coordinator: MovieDetailsCoordinator) {
+                shown.append("details \(viewModel.movieCode)")
+            }
+        }
+        let presenter = Presenter()
+        let daily = DailyBoxOfficeViewModel(repository: GatedRepository(), day: day("2026-11-21"))
+        let parent = BrowseCoordinator(dailyViewModel: daily, presenter: presenter) { code in
+            MovieDetailsViewModel(
+                movieCode: code, movies: StubMovies(), posters: StubPosters(result: .success(nil)))
+        }
+        parent.showDetails(movieCode: "20261001")
+        weak let child = parent.children.first as? MovieDetailsCoordinator
+        #expect(child != nil)
+        // When
+        child?.finish()
+        // Then
+        #expect(parent.children.isEmpty)
+        #expect(child == nil)
+        #expect(presenter.shown == ["details 20261001", "daily"])
+    }
+}

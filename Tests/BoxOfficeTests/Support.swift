@@ -1,0 +1,60 @@
+import BoxOffice
+import Foundation
+import NetworkLayer
+
+/// `../shared/fixtures/real/` beside the project, when present (CI and developer machines have it).
+enum RealFixtures {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()  // Tests/BoxOfficeTests
+        .deletingLastPathComponent().deletingLastPathComponent()  // the project root
+        .deletingLastPathComponent().appendingPathComponent("shared/fixtures/real")
+
+    static var isPresent: Bool {
+        FileManager.default.fileExists(atPath: directory.path)
+    }
+
+    static func files(prefix: String) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }.sorted()
+            .map { directory.appendingPathComponent($0) }
+    }
+}
+
+/// The demo dataset as the app bundles it.
+var demo: DemoData {
+    get throws {
+        guard let data = DemoData.bundled else { throw MissingDemoData() }
+        return data
+    }
+}
+
+struct MissingDemoData: Error {}
+
+func day(_ text: String) -> Day {
+    (try? Day(dashed: text)) ?? { fatalError("bad test date \(text)") }()
+}
+
+/// Records values from any thread.
+final class Recorder<Element: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `items` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var items: [Element] = []
+
+    func append(_ item: Element) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+
+    var values: [Element] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
+}
+
+/// A fresh folder, removed when released.
+final class TemporaryFolder: Sendable {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "BoxOfficeTests-\(UUID().uuidString)")
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
