@@ -35,6 +35,7 @@ let package = Package(
         .testTarget(name: "DIKitTests", dependencies: ["DIKit"]),
         .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer"], exclude: ["Fixtures"]),
         .testTarget(name: "BoxOfficeTests", dependencies: ["BoxOffice", "Binding", "DIKit", "NetworkLayer"]),
+        .testTarget(name: "BoxOfficeCLITests", dependencies: ["BoxOfficeCLI", "BoxOffice"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,8 +4,9 @@ import NetworkLayer
 
 /// `../shared/fixtures/real/` beside the project, when present (CI and developer machines have it).
 enum RealFixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()  // Tests/BoxOfficeTests
-        .deletingLastPathComponent().deletingLastPathComponent()  // the project root
+    /// This file is Tests/BoxOfficeTests/Support.swift: three levels up is the folder beside the project.
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/fixtures/real")
 
     static var isPresent: Bool {

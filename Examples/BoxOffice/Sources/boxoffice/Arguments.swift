@@ -47,9 +47,11 @@ enum Arguments {
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        if arguments.contains("-h") || arguments.contains("--help") {
+            return Invocation(command: .help, offline: arguments.contains("--offline"))
+        }
         var offline = false
         var json = false
-        var help = false
         var date: Day?
         var mode: DisplayMode?
         var positionals: [String] = []
@@ -71,7 +73,6 @@ enum Arguments {
             let name = argument.hasPrefix("--") ? parts[0] : argument
             let inline = argument.hasPrefix("--") && parts.count == 2 ? parts[1] : nil
             switch name {
-            case "-h", "--help": help = true
             case "--offline": offline = true
             case "--json": json = true
             case "--date":
@@ -96,8 +97,6 @@ enum Arguments {
             if json, !given.contains("--json") { given.append("--json") }
             index += 1
         }
-        if help { return Invocation(command: .help, offline: offline) }
-
         let commandName = positionals.first ?? "daily"
         let operands = Array(positionals.dropFirst())
         func reject(_ options: [String]) throws(UsageError) {

@@ -21,9 +21,42 @@ public struct KobisDailyBoxOfficeResponse: Decodable, Sendable {
 
     /// One row; field names are KOBIS's.
     public struct Row: Decodable, Sendable {
-        public let rnum, rank, rankInten, rankOldAndNew, movieCd, movieNm, openDt: String
-        public let salesAmt, salesShare, salesInten, salesChange, salesAcc: String
-        public let audiCnt, audiInten, audiChange, audiAcc, scrnCnt, showCnt: String
+        /// 순번 (row number).
+        public let rnum: String
+        /// 해당일자의 박스오피스 순위 (rank that day).
+        public let rank: String
+        /// 전일대비 순위의 증감분 (rank change, signed).
+        public let rankInten: String
+        /// `"OLD"` or `"NEW"` (a new entry).
+        public let rankOldAndNew: String
+        /// 영화의 대표코드 (the movie code).
+        public let movieCd: String
+        /// 영화명 (the title; may end with a space).
+        public let movieNm: String
+        /// 개봉일, `yyyy-MM-dd`; can be `" "` for a re-release.
+        public let openDt: String
+        /// 해당일의 매출액 (sales that day, won).
+        public let salesAmt: String
+        /// 매출 점유율 (sales share, percent).
+        public let salesShare: String
+        /// 전일 대비 매출액 증감분 (sales change).
+        public let salesInten: String
+        /// 전일 대비 매출액 증감 비율 (sales change, percent).
+        public let salesChange: String
+        /// 누적매출액 (accumulated sales; can exceed Int32).
+        public let salesAcc: String
+        /// 해당일의 관객수 (admissions that day).
+        public let audiCnt: String
+        /// 전일 대비 관객수 증감분 (admissions change).
+        public let audiInten: String
+        /// 전일 대비 관객수 증감 비율 (admissions change, percent).
+        public let audiChange: String
+        /// 누적관객수 (accumulated admissions).
+        public let audiAcc: String
+        /// 해당일자에 상영한 스크린수 (screens).
+        public let scrnCnt: String
+        /// 해당일자에 상영된 횟수 (showings).
+        public let showCnt: String
     }
 }
 
@@ -42,46 +75,87 @@ public struct KobisMovieInfoResponse: Decodable, Sendable {
 
     /// The film; field names are KOBIS's (`companys` included).
     public struct MovieInfo: Decodable, Sendable {
-        public let movieCd, movieNm, movieNmEn, showTm, prdtYear, openDt: String
-        public let movieNmOg, prdtStatNm, typeNm: String?
+        /// 영화코드 (the movie code).
+        public let movieCd: String
+        /// 영화명 (the Korean title).
+        public let movieNm: String
+        /// 영화명(영문) (the English title).
+        public let movieNmEn: String
+        /// 상영시간 (minutes).
+        public let showTm: String
+        /// 제작연도 (production year).
+        public let prdtYear: String
+        /// 개봉일, `yyyyMMdd` (no dashes).
+        public let openDt: String
+        /// 영화명(원문) (the original title, usually empty).
+        public let movieNmOg: String?
+        /// 제작상태명 (production status).
+        public let prdtStatNm: String?
+        /// 영화유형명 (feature, short…).
+        public let typeNm: String?
+        /// 제작국가 (countries).
         public let nations: [Nation]
+        /// 장르 (genres).
         public let genres: [Genre]
+        /// 감독 (directors).
         public let directors: [Person]
+        /// 배우 (actors).
         public let actors: [Person]
+        /// 참여 영화사 (companies; KOBIS spells the key `companys`).
         public let companys: [Company]?
+        /// 심의정보 (ratings).
         public let audits: [Audit]
+        /// 상영형태 (screening formats).
         public let showTypes: [ShowType]?
+        /// 스텝 (staff; can be empty).
         public let staffs: [Staff]?
     }
 
     /// A production country.
-    public struct Nation: Decodable, Sendable { public let nationNm: String }
+    public struct Nation: Decodable, Sendable {
+        /// The country's name.
+        public let nationNm: String
+    }
     /// A genre.
-    public struct Genre: Decodable, Sendable { public let genreNm: String }
+    public struct Genre: Decodable, Sendable {
+        /// The genre's name.
+        public let genreNm: String
+    }
     /// A director or actor.
     public struct Person: Decodable, Sendable {
+        /// The Korean name.
         public let peopleNm: String
+        /// The English name, often empty.
         public let peopleNmEn: String?
     }
     /// A company and its part (`배급사`, `제작사`…).
     public struct Company: Decodable, Sendable {
+        /// The company code.
         public let companyCd: String?
+        /// The company's name.
         public let companyNm: String
+        /// Its part: `배급사`, `제작사`, `수입사`….
         public let companyPartNm: String?
     }
     /// A rating decision; `auditNo` can carry a trailing space.
     public struct Audit: Decodable, Sendable {
+        /// The decision's number (may end with a space).
         public let auditNo: String?
+        /// The rating, such as `15세이상관람가`.
         public let watchGradeNm: String
     }
     /// A screening format.
     public struct ShowType: Decodable, Sendable {
+        /// The group, such as `2D` or `IMAX`.
         public let showTypeGroupNm: String
+        /// The format, such as `디지털`.
         public let showTypeNm: String
     }
     /// A staff member.
     public struct Staff: Decodable, Sendable {
+        /// The name.
         public let peopleNm: String
+        /// The role.
         public let staffRoleNm: String?
     }
 }

@@ -1,0 +1,197 @@
+import Benchmark
+import CacheKit
+import Foundation
+
+// CacheKit's tiers against NSCache, a lock-guarded Dictionary, and raw Data file I/O, doing the same work.
+
+final class Box: @unchecked Sendable {
+    // @unchecked Sendable: immutable after init.
+    let value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+let smoke = ProcessInfo.processInfo.environment["BENCHMARK_SMOKE"] != nil
+let sizes = smoke ? [1_000] : [1_000, 100_000, 1_000_000]
+
+/// Keys visited in a scattered but repeatable order.
+func scatteredKeys(count: Int, within size: Int) -> [Int] {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    return (0..<count).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(state >> 33) % size
+    }
+}
+
+func temporaryFolder(_ name: String) -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("CacheKitBenchmarks-\(name)-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+        maxDuration: .seconds(smoke ? 1 : 2), maxIterations: smoke ? 1 : 500)
+
+    // MARK: Memory: hit, miss, store with eviction
+    for size in sizes {
+        let keys = scatteredKeys(count: 1_000, within: size)
+        Benchmark("Memory hit, \(size) entries: MemoryStorage") { benchmark in
+            let storage = MemoryStorage<Int, Box>(configuration: .init(sweepInterval: nil))
+            for key in 0..<size { storage.store(Box(key), forKey: key) }
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations { blackHole(storage.value(forKey: keys[index])) }
+            benchmark.stopMeasurement()
+        }
+        Benchmark("Memory hit, \(size) entries: NSCache") { benchmark in
+            let cache = NSCache<NSNumber, Box>()
+            for key in 0..<size { cache.setObject(Box(key), forKey: NSNumber(value: key)) }
+            let numbers = keys.map { NSNumber(value: $0) }
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations { blackHole(cache.object(forKey: numbers[index])) }
+            benchmark.stopMeasurement()
+        }
+        Benchmark("Memory hit, \(size) entries: locked Dictionary") { benchmark in
+            let lock = NSLock()
+            var dictionary: [Int: Box] = [:]
+            for key in 0..<size { dictionary[key] = Box(key) }
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations {
+                lock.lock()
+                let value = dictionary[keys[index]]
+                lock.unlock()
+                blackHole(value)
+            }
+            benchmark.stopMeasurement()
+        }
+        Benchmark("Memory miss, \(size) entries: MemoryStorage") { benchmark in
+            let storage = MemoryStorage<Int, Box>(configuration: .init(sweepInterval: nil))
+            for key in 0..<size { storage.store(Box(key), forKey: key) }
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations { blackHole(storage.value(forKey: -1 - index)) }
+            benchmark.stopMeasurement()
+        }
+        Benchmark("Memory store with eviction, \(size) entries: MemoryStorage") { benchmark in
+            let storage = MemoryStorage<Int, Box>(configuration: .init(countLimit: size, sweepInterval: nil))
+            for key in 0..<size { storage.store(Box(key), forKey: key) }
+            let box = Box(0)
+            var next = size
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                storage.store(box, forKey: next)
+                next += 1
+            }
+            benchmark.stopMeasurement()
+        }
+        Benchmark("Memory store with eviction, \(size) entries: NSCache") { benchmark in
+            let cache = NSCache<NSNumber, Box>()
+            cache.countLimit = size
+            for key in 0..<size { cache.setObject(Box(key), forKey: NSNumber(value: key)) }
+            let box = Box(0)
+            var next = size
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                cache.setObject(box, forKey: NSNumber(value: next))
+                next += 1
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // MARK: Disk: store and hit against raw atomic write and read
+    let diskConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], scalingFactor: .one,
+        maxDuration: .seconds(smoke ? 1 : 2), maxIterations: smoke ? 1 : 2_000)
+    for (label, size) in [("4 KB", 4_096), ("1 MB", 1_048_576)] {
+        let payload = Data((0..<size).map { UInt8(truncatingIfNeeded: $0) })
+        Benchmark("Disk store \(label): DiskStorage", configuration: diskConfiguration) { benchmark in
+            let folder = temporaryFolder("store")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let storage = try DiskStorage<Data>(configuration: .init(directory: folder, sizeLimit: .max))
+            _ = storage.count
+            benchmark.startMeasurement()
+            try storage.store(payload, forKey: "poster-\(benchmark.currentIteration % 64)")
+            benchmark.stopMeasurement()
+        }
+        Benchmark("Disk store \(label): Data.write atomic", configuration: diskConfiguration) { benchmark in
+            let folder = temporaryFolder("raw-store")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("poster-\(benchmark.currentIteration % 64)")
+            benchmark.startMeasurement()
+            try payload.write(to: file, options: .atomic)
+            benchmark.stopMeasurement()
+        }
+        Benchmark("Disk hit \(label): DiskStorage", configuration: diskConfiguration) { benchmark in
+            let folder = temporaryFolder("hit")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let storage = try DiskStorage<Data>(configuration: .init(directory: folder, sizeLimit: .max))
+            try storage.store(payload, forKey: "poster")
+            benchmark.startMeasurement()
+            blackHole(storage.value(forKey: "poster", extendingExpiration: .none))
+            benchmark.stopMeasurement()
+        }
+        Benchmark("Disk hit \(label): Data(contentsOf:)", configuration: diskConfiguration) { benchmark in
+            let folder = temporaryFolder("raw-hit")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("poster")
+            try payload.write(to: file)
+            benchmark.startMeasurement()
+            blackHole(try Data(contentsOf: file))
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // MARK: Disk: per-store cost as the cache grows, and opening a large cache
+    let small = Data(count: 64)
+    for entries in smoke ? [1_000] : [1_000, 100_000] {
+        Benchmark(
+            "Disk store at \(entries) entries: DiskStorage",
+            configuration: .init(
+                metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(smoke ? 1 : 3),
+                maxIterations: smoke ? 1 : 2_000)
+        ) { benchmark in
+            let state = try DiskFixture.shared(entries: entries, payload: small)
+            benchmark.startMeasurement()
+            try state.storage.store(small, forKey: "new-\(benchmark.currentIteration)")
+            benchmark.stopMeasurement()
+        }
+    }
+    let openCount = smoke ? 1_000 : 10_000
+    Benchmark(
+        "Disk open \(openCount) entries: DiskStorage",
+        configuration: .init(metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(smoke ? 1 : 5),
+            maxIterations: smoke ? 1 : 20)
+    ) { benchmark in
+        let folder = try DiskFixture.shared(entries: openCount, payload: small).folder
+        benchmark.startMeasurement()
+        let reopened = try DiskStorage<Data>(configuration: .init(directory: folder, sizeLimit: .max))
+        blackHole(reopened.count)
+        benchmark.stopMeasurement()
+    }
+}
+
+/// A disk cache pre-filled once per size and shared by the iterations that measure it.
+final class DiskFixture: @unchecked Sendable {
+    // @unchecked Sendable: created once under `lock`, then only read; the storage is itself thread-safe.
+    let folder: URL
+    let storage: DiskStorage<Data>
+
+    private static let lock = NSLock()
+    // nonisolated(unsafe): `fixtures` is only touched while holding `lock`.
+    nonisolated(unsafe) private static var fixtures: [Int: DiskFixture] = [:]
+
+    private init(entries: Int, payload: Data) throws {
+        folder = temporaryFolder("fixture-\(entries)")
+        storage = try DiskStorage<Data>(configuration: .init(directory: folder, sizeLimit: .max))
+        for index in 0..<entries { try storage.store(payload, forKey: "entry-\(index)") }
+    }
+
+    static func shared(entries: Int, payload: Data) throws -> DiskFixture {
+        lock.lock()
+        defer { lock.unlock() }
+        if let fixture = fixtures[entries] { return fixture }
+        let fixture = try DiskFixture(entries: entries, payload: payload)
+        fixtures[entries] = fixture
+        return fixture
+    }
+}

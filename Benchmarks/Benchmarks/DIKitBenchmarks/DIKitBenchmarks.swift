@@ -1,0 +1,102 @@
+import Benchmark
+import DIKit
+import Foundation
+import Swinject
+
+// The same registrations in DIKit, Swinject 2.10, and a lock-guarded dictionary (the floor).
+
+protocol SessionProtocol: AnyObject, Sendable {}
+protocol RepositoryProtocol: AnyObject, Sendable {}
+protocol ViewModelProtocol: AnyObject, Sendable {}
+final class Session: SessionProtocol {}
+final class Repository: RepositoryProtocol {
+    let session: any SessionProtocol
+    init(session: any SessionProtocol) { self.session = session }
+}
+final class ViewModel: ViewModelProtocol {
+    let repository: any RepositoryProtocol
+    init(repository: any RepositoryProtocol) { self.repository = repository }
+}
+final class Transient: Sendable {}
+final class Named: Sendable {}
+
+let smoke = ProcessInfo.processInfo.environment["BENCHMARK_SMOKE"] != nil
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
+        maxDuration: .seconds(smoke ? 1 : 2), maxIterations: smoke ? 1 : 1_000)
+
+    let dikit = DIKit.Container()
+    dikit.register((any SessionProtocol).self, scope: .singleton) { _ in Session() }
+    dikit.register(Transient.self) { _ in Transient() }
+    dikit.register((any RepositoryProtocol).self) { Repository(session: try $0.resolve()) }
+    dikit.register((any ViewModelProtocol).self) { ViewModel(repository: try $0.resolve()) }
+    dikit.register(Named.self, name: "live", scope: .singleton) { _ in Named() }
+
+    let swinject = Swinject.Container()
+    swinject.register((any SessionProtocol).self) { _ in Session() }.inObjectScope(.container)
+    swinject.register(Transient.self) { _ in Transient() }.inObjectScope(.transient)
+    // Swinject's resolve returns an optional; a fallback keeps the graph the same shape without `!`.
+    swinject.register((any RepositoryProtocol).self) {
+        Repository(session: $0.resolve((any SessionProtocol).self) ?? Session())
+    }.inObjectScope(.transient)
+    swinject.register((any ViewModelProtocol).self) {
+        ViewModel(repository: $0.resolve((any RepositoryProtocol).self) ?? Repository(session: Session()))
+    }.inObjectScope(.transient)
+    swinject.register(Named.self, name: "live") { _ in Named() }.inObjectScope(.container)
+
+    let lock = NSLock()
+    let dictionary: [ObjectIdentifier: AnyObject] = [ObjectIdentifier((any SessionProtocol).self): Session()]
+
+    // MARK: Singleton
+    Benchmark("DIKit resolve singleton") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try dikit.resolve((any SessionProtocol).self)) }
+    }
+    Benchmark("Swinject resolve singleton") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve((any SessionProtocol).self)) }
+    }
+    Benchmark("Locked dictionary lookup (floor)") { benchmark in
+        let key = ObjectIdentifier((any SessionProtocol).self)
+        for _ in benchmark.scaledIterations {
+            lock.lock()
+            let value = dictionary[key] as? any SessionProtocol
+            lock.unlock()
+            blackHole(value)
+        }
+    }
+
+    // MARK: Transient
+    Benchmark("DIKit resolve transient") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try dikit.resolve(Transient.self)) }
+    }
+    Benchmark("Swinject resolve transient") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve(Transient.self)) }
+    }
+
+    // MARK: A 3-level graph (view model → repository → singleton session)
+    Benchmark("DIKit resolve 3-level graph") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try dikit.resolve((any ViewModelProtocol).self)) }
+    }
+    Benchmark("Swinject resolve 3-level graph") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve((any ViewModelProtocol).self)) }
+    }
+
+    // MARK: Named
+    Benchmark("DIKit resolve named") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try dikit.resolve(Named.self, name: "live")) }
+    }
+    Benchmark("Swinject resolve named") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve(Named.self, name: "live")) }
+    }
+
+    // MARK: Property-wrapper injection
+    struct Screen {
+        @Inject var session: any SessionProtocol
+    }
+    Benchmark("DIKit @Inject property wrapper") { benchmark in
+        Container.$current.withValue(dikit) {
+            for _ in benchmark.scaledIterations { blackHole(Screen()) }
+        }
+    }
+}

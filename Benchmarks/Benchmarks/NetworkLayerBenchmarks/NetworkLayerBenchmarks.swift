@@ -1,0 +1,105 @@
+import Benchmark
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// NetworkProvider against raw URLSession, both hitting the same loopback keep-alive HTTP server (the
+// tests' fixture server, started here), and the provider's decoding path against a raw JSONDecoder.
+
+let smoke = ProcessInfo.processInfo.environment["BENCHMARK_SMOKE"] != nil
+
+struct Movie: Decodable, Sendable {
+    let title: String
+    let year: Int
+}
+
+/// The fixture server on 127.0.0.1, started once.
+final class LoopbackServer: @unchecked Sendable {
+    // @unchecked Sendable: set once in `init`, then only read; the process and pipe are kept alive here.
+    let baseURL: URL
+    private let process: Process
+    private let input: Pipe
+
+    static let shared: LoopbackServer? = try? LoopbackServer()
+
+    private init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/NetworkLayerTests/Fixtures/server.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)), let url = URL(string: "http://127.0.0.1:\(port)")
+        else { throw URLError(.cannotConnectToHost) }
+        baseURL = url
+        self.process = process
+        self.input = input
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .one,
+        maxDuration: .seconds(smoke ? 1 : 3), maxIterations: smoke ? 1 : 3_000)
+
+    guard let server = LoopbackServer.shared else {
+        fatalError("The loopback server (Tests/NetworkLayerTests/Fixtures/server.py) did not start; is python3 installed?")
+    }
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpMaximumConnectionsPerHost = 8
+    let session = URLSession(configuration: configuration)
+    let provider = NetworkProvider(session: session)
+    let url = server.baseURL.appendingPathComponent("json")
+    let endpoint = Endpoint<Data>(baseURL: server.baseURL, path: "json")
+    let request = URLRequest(url: url)
+
+    Benchmark("GET sequential: URLSession") { _ in
+        blackHole(try await session.data(for: request))
+    }
+    Benchmark("GET sequential: NetworkProvider") { _ in
+        blackHole(try await provider.send(endpoint))
+    }
+    Benchmark("GET 8 concurrent: URLSession") { _ in
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { blackHole(try await session.data(for: request)) } }
+            try await group.waitForAll()
+        }
+    }
+    Benchmark("GET 8 concurrent: NetworkProvider") { _ in
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { blackHole(try await provider.send(endpoint)) } }
+            try await group.waitForAll()
+        }
+    }
+
+    // The provider's own work, I/O excluded: a stub session answering at once, decoding a small JSON.
+    let body = Data(#"{"title":"Wonka","year":2023}"#.utf8)
+    let stubbed = NetworkProvider(session: StubSession { request in
+        (body, try StubSession.makeResponse(for: request, status: 200))
+    })
+    let decoded = Endpoint<Movie>(baseURL: server.baseURL, path: "json")
+    let decoder = JSONDecoder()
+    let overhead = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(smoke ? 1 : 2),
+        maxIterations: smoke ? 1 : 500)
+    Benchmark("Decode: NetworkProvider over a stub session", configuration: overhead) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try await stubbed.send(decoded)) }
+    }
+    Benchmark("Decode: raw JSONDecoder", configuration: overhead) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try decoder.decode(Movie.self, from: body)) }
+    }
+}

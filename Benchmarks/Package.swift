@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+// The benchmarks: every module measured beside its peers in the same run.
+// A separate package so the root package stays free of dependencies.
+// Run: swift package --package-path Benchmarks benchmark
+import PackageDescription
+
+let benchmarkDependencies: [Target.Dependency] = [.product(name: "Benchmark", package: "benchmark")]
+let benchmarkPlugins: [Target.PluginUsage] = [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+
+let package = Package(
+    name: "AppArchitectureKitBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "AppArchitectureKit", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "DIKitBenchmarks",
+            dependencies: benchmarkDependencies + [
+                .product(name: "DIKit", package: "AppArchitectureKit"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            path: "Benchmarks/DIKitBenchmarks",
+            plugins: benchmarkPlugins),
+        .executableTarget(
+            name: "BindingBenchmarks",
+            dependencies: benchmarkDependencies + [
+                .product(name: "Binding", package: "AppArchitectureKit"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Benchmarks/BindingBenchmarks",
+            plugins: benchmarkPlugins),
+        .executableTarget(
+            name: "CacheKitBenchmarks",
+            dependencies: benchmarkDependencies + [.product(name: "CacheKit", package: "AppArchitectureKit")],
+            path: "Benchmarks/CacheKitBenchmarks",
+            plugins: benchmarkPlugins),
+        .executableTarget(
+            name: "NetworkLayerBenchmarks",
+            dependencies: benchmarkDependencies + [.product(name: "NetworkLayer", package: "AppArchitectureKit")],
+            path: "Benchmarks/NetworkLayerBenchmarks",
+            plugins: benchmarkPlugins),
+    ],
+    swiftLanguageModes: [.v6]
+)

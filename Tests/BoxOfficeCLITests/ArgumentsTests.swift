@@ -1,0 +1,112 @@
+import BoxOffice
+import Testing
+
+@testable import BoxOfficeCLI
+
+@Suite("The command line")
+struct ArgumentsTests {
+    @Test func noArgumentsMeansTheDailyChartForTheDefaultDay() throws {
+        #expect(
+            try Arguments.parse([])
+                == Invocation(command: .daily(date: nil, mode: .list, json: false), offline: false))
+    }
+
+    @Test func dailyTakesADateAModeAndJSONInAnyOrder() throws {
+        // When
+        let invocation = try Arguments.parse([
+            "--json", "daily", "--mode=grid", "--date", "2026-11-20", "--offline",
+        ])
+        // Then
+        #expect(invocation.command == .daily(date: try Day(dashed: "2026-11-20"), mode: .grid, json: true))
+        #expect(invocation.offline)
+    }
+
+    @Test func movieTakesItsCode() throws {
+        #expect(
+            try Arguments.parse(["movie", "20124079", "--json"]).command
+                == .movie(code: "20124079", json: true))
+    }
+
+    @Test func helpWinsOverEverythingElse() throws {
+        #expect(try Arguments.parse(["daily", "--bogus", "-h"]).command == .help)
+        #expect(try Arguments.parse(["--help"]).command == .help)
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "unknown command 'frobnicate'"),
+        (["daily", "--date", "2026-02-30"], "--date 2026-02-30 is not a real date"),
+        (["daily", "--date"], "--date needs a value"),
+        (["daily", "--mode", "table"], "--mode must be list or grid, not \"table\""),
+        (["movie"], "missing movie code: boxoffice movie <movieCode>"),
+        (["movie", "../etc"], "\"../etc\" is not a KOBIS movie code (digits, such as 20124079)"),
+        (["movie", "1", "--mode", "grid"], "--mode does not apply to 'movie'"),
+        (["browse", "--json"], "--json does not apply to 'browse'"),
+        (["daily", "--verbose"], "unknown option --verbose"),
+    ])
+    func usageErrorsSayWhatIsWrong(arguments: [String], message: String) {
+        #expect(throws: UsageError.self) { try Arguments.parse(arguments) }
+        #expect((try? Arguments.parse(arguments)) == nil)
+        do {
+            _ = try Arguments.parse(arguments)
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func helpNamesEveryCommandOptionAndVariable() {
+        // When
+        let help = Arguments.helpText()
+        // Then
+        for word in [
+            "daily", "movie", "browse", "--date", "--mode", "--json", "--offline", "--help", "-h",
+            "KOBIS_API_KEY",
+            "KAKAO_REST_API_KEY", "KOBIS_BASE_URL", "KAKAO_BASE_URL", "BOXOFFICE_CACHE_DIR", "NO_COLOR",
+        ] {
+            #expect(help.contains(word), "help does not mention \(word)")
+        }
+    }
+}
+
+@Suite("Terminal text")
+struct TextWidthTests {
+    @Test func hangulAndCJKTakeTwoColumnsAndCombiningMarksNone() {
+        #expect(TextWidth.of("abc") == 3)
+        #expect(TextWidth.of("검은 바다") == 9)
+        #expect(TextWidth.of("漢字") == 4)
+        #expect(TextWidth.of("e\u{0301}") == 1)
+        #expect(TextWidth.of("🎬") == 2)
+    }
+
+    @Test func paddingAlignsMixedScriptsToTheSameColumn() {
+        // When
+        let rows = ["검은 바다", "Wonka", "2001: 다시 보는 고전"].map { TextWidth.pad($0, to: 16) + "|" }
+        // Then
+        #expect(rows.map { TextWidth.of($0) } == [17, 17, 17])
+        #expect(rows[2].hasSuffix("…|"))
+    }
+
+    @Test func theListTableAlignsKoreanTitles() {
+        // Given two titles of different widths
+        let entries = [("검은 바다", 1), ("Station Seven", 2)].map { title, rank in
+            DailyBoxOfficeEntry(
+                rank: rank, rankChange: 0, isNew: false, movieCode: "\(rank)", title: title, openDate: nil,
+                audienceCount: 1_234, audienceAccumulated: 56_789, salesAmount: 0, salesAccumulated: 0,
+                salesShare: 0,
+                screenCount: 0, showCount: 0)
+        }
+        // When
+        let lines = Renderers.list(entries, style: Style(isEnabled: false))
+        // Then every row ends at the same column
+        #expect(Set(lines.map { TextWidth.of($0) }).count == 1)
+        #expect(lines[1].contains("1,234"))
+    }
+
+    @Test func keysDecodeFromTerminalBytes() {
+        #expect(RawTerminal.decode([0x1B, 0x5B, 0x41])?.0 == .up)
+        #expect(RawTerminal.decode([0x1B, 0x5B, 0x44])?.0 == .left)
+        #expect(RawTerminal.decode([0x1B])?.0 == nil)
+        #expect(RawTerminal.decode([0x0D])?.0 == .enter)
+        #expect(RawTerminal.decode([0x03])?.0 == .interrupt)
+        #expect(RawTerminal.decode(Array("g".utf8))?.0 == .character("g"))
+    }
+}

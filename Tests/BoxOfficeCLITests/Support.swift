@@ -1,0 +1,127 @@
+import Dispatch
+import Foundation
+
+/// The project's folders, found from this file (Tests/BoxOfficeCLITests/Support.swift).
+enum ProjectPaths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let fixtures = root.appendingPathComponent("Tests/BoxOfficeCLITests/Fixtures")
+    static let demoData = root.appendingPathComponent("Examples/BoxOffice/Sources/BoxOffice/DemoData")
+
+    /// The `boxoffice` executable built beside this test bundle.
+    static var binary: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = bundle.deletingLastPathComponent()
+        // On Apple platforms the test bundle is a directory tree; walk up to the build folder.
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("boxoffice").path),
+            folder.pathComponents.count > 1
+        {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("boxoffice")
+    }
+}
+
+/// What a finished process printed and returned.
+struct RunResult {
+    let status: Int32
+    let output: String
+    let errors: String
+}
+
+/// Runs blocking work (waiting for a child process) on a Dispatch queue, so it never parks one of Swift's
+/// few cooperative threads while other tests need them.
+func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+/// Runs `boxoffice` with `arguments` and an environment cleared of the developer's API keys.
+func runBoxOffice(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> RunResult
+{
+    try await offThePool { try runBoxOfficeBlocking(arguments, environment: extra) }
+}
+
+private func runBoxOfficeBlocking(_ arguments: [String], environment extra: [String: String]) throws
+    -> RunResult
+{
+    let process = Process()
+    process.executableURL = ProjectPaths.binary
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    for name in [
+        "KOBIS_API_KEY", "KAKAO_REST_API_KEY", "KOBIS_BASE_URL", "KAKAO_BASE_URL", "BOXOFFICE_CACHE_DIR",
+    ] {
+        environment.removeValue(forKey: name)
+    }
+    environment["NO_COLOR"] = "1"
+    process.environment = environment.merging(extra) { _, new in new }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return RunResult(
+        status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+        errors: String(decoding: errorData, as: UTF8.self))
+}
+
+/// A Python fixture server on 127.0.0.1 that prints its port and exits when its stdin closes.
+final class FixtureServer: @unchecked Sendable {
+    /// Starts `script` off the cooperative pool.
+    static func start(script: String, arguments: [String]) async throws -> FixtureServer {
+        try await offThePool { try FixtureServer(script: script, arguments: arguments) }
+    }
+
+    // @unchecked Sendable: every property is set once in `init`; `process` and `input` are kept only so
+    // the server and its stdin pipe live as long as this object.
+    let baseURL: URL
+    private let process: Process
+    private let input: Pipe
+
+    init(script: String, arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments =
+            ["python3", ProjectPaths.fixtures.appendingPathComponent(script).path] + arguments
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)),
+            let url = URL(string: "http://127.0.0.1:\(port)")
+        else { throw FixtureError(message: "\(script) did not print its port; is python3 installed?") }
+        baseURL = url
+        self.process = process
+        self.input = input
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// A fresh folder, removed when released.
+final class TemporaryFolder: Sendable {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "BoxOfficeCLITests-\(UUID().uuidString)")
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
