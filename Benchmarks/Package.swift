@@ -40,7 +40,9 @@ let package = Package(
             plugins: benchmarkPlugins),
         .executableTarget(
             name: "NetworkLayerBenchmarks",
-            dependencies: benchmarkDependencies + [.product(name: "NetworkLayer", package: "AppArchitectureKit")],
+            dependencies: benchmarkDependencies + [
+                .product(name: "NetworkLayer", package: "AppArchitectureKit")
+            ],
             path: "Benchmarks/NetworkLayerBenchmarks",
             plugins: benchmarkPlugins),
     ],

@@ -21,14 +21,14 @@
 ///
 /// Use `Observable<T?>` when "no value" means something; nil is then delivered like any other value.
 public final class Observable<Value> {
-    typealias Handler = @Sendable (Value) -> Bool
+    @usableFromInline typealias Handler = @Sendable (Value) -> Bool
 
-    private let lock = Lock()
+    @usableFromInline let lock = Lock()
     // Everything below is guarded by `lock`.
-    private var storedValue: Value
-    private var subscribers: ContiguousArray<Subscriber<Value>> = []
-    private var pendingEvents: [DeliveryEvent<Value>] = []
-    private var isDelivering = false
+    @usableFromInline var storedValue: Value
+    @usableFromInline var subscribers: ContiguousArray<Subscriber<Value>> = []
+    @usableFromInline var pendingEvents: [DeliveryEvent<Value>] = []
+    @usableFromInline var isDelivering = false
     private var nextSubscriberID: UInt64 = 0
     private var upstream: [AnyObject] = []
 
@@ -43,12 +43,12 @@ public final class Observable<Value> {
     ///
     /// - Important: `observable.value += 1` is a read followed by a write, not one atomic step.
     public var value: Value {
-        get {
+        @inlinable get {
             lock.lock()
             defer { lock.unlock() }
             return storedValue
         }
-        set {
+        @inlinable set {
             send(newValue)
         }
     }
@@ -129,7 +129,8 @@ public final class Observable<Value> {
 
     // MARK: - Delivery
 
-    private func send(_ newValue: Value) {
+    @inlinable
+    func send(_ newValue: Value) {
         lock.lock()
         storedValue = newValue
         if subscribers.isEmpty {
@@ -148,7 +149,8 @@ public final class Observable<Value> {
         deliverPendingEvents()
     }
 
-    private func broadcast(_ value: Value, to recipients: ContiguousArray<Subscriber<Value>>) {
+    @inlinable
+    func broadcast(_ value: Value, to recipients: ContiguousArray<Subscriber<Value>>) {
         // The first recipient cannot have been cancelled on this thread since the snapshot was taken.
         var index = recipients.startIndex
         if index < recipients.endIndex {
@@ -162,7 +164,8 @@ public final class Observable<Value> {
         }
     }
 
-    private func deliver(_ value: Value, to subscriber: Subscriber<Value>) {
+    @inlinable
+    func deliver(_ value: Value, to subscriber: Subscriber<Value>) {
         lock.lock()
         let isActive = subscriber.isActive
         lock.unlock()
@@ -173,7 +176,8 @@ public final class Observable<Value> {
     }
 
     /// Runs on the delivering thread until no event is left, then marks the observable idle.
-    private func deliverPendingEvents() {
+    @inlinable
+    func deliverPendingEvents() {
         while true {
             lock.lock()
             if pendingEvents.isEmpty {
@@ -195,6 +199,7 @@ public final class Observable<Value> {
         }
     }
 
+    @usableFromInline
     func removeSubscriber(id: UInt64) {
         lock.lock()
         if let index = subscribers.firstIndex(where: { $0.id == id }) {
@@ -210,11 +215,13 @@ public final class Observable<Value> {
 extension Observable: @unchecked Sendable where Value: Sendable {}
 
 /// One registered handler. `isActive` is guarded by the owning observable's lock.
+@usableFromInline
 final class Subscriber<Value> {
-    let id: UInt64
-    let handler: Observable<Value>.Handler
-    var isActive = true
+    @usableFromInline let id: UInt64
+    @usableFromInline let handler: Observable<Value>.Handler
+    @usableFromInline var isActive = true
 
+    @usableFromInline
     init(id: UInt64, handler: @escaping Observable<Value>.Handler) {
         self.id = id
         self.handler = handler
@@ -222,6 +229,7 @@ final class Subscriber<Value> {
 }
 
 /// A delivery waiting for the current round to finish.
+@usableFromInline
 enum DeliveryEvent<Value> {
     /// A value set while a round was running, for the subscribers registered when it was set.
     case broadcast(Value, ContiguousArray<Subscriber<Value>>)

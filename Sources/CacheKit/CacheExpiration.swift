@@ -45,17 +45,20 @@ public enum ExpirationExtending: Sendable, Hashable {
 }
 
 /// An expiration as stored with an entry: its deadline and the span to renew it by.
+@usableFromInline
 struct StoredExpiration: Sendable, Equatable {
     /// Seconds since 1970; `.infinity` for never.
-    var deadline: Double
+    @usableFromInline var deadline: Double
     /// The original duration in seconds; `.infinity` for never.
-    var duration: Double
+    @usableFromInline var duration: Double
 
+    @inlinable
     init(deadline: Double, duration: Double) {
         self.deadline = deadline
         self.duration = duration
     }
 
+    @inlinable
     init(_ expiration: CacheExpiration, now: Date) {
         if case .never = expiration {
             self.init(deadline: .infinity, duration: .infinity)
@@ -65,11 +68,13 @@ struct StoredExpiration: Sendable, Equatable {
         self.init(deadline: deadline, duration: deadline - now.timeIntervalSince1970)
     }
 
+    @inlinable
     func isExpired(at now: Double) -> Bool {
         deadline <= now
     }
 
     /// The expiration after a read at `now` under `extending`; `nil` when it does not change.
+    @inlinable
     func extended(by extending: ExpirationExtending, now: Date) -> StoredExpiration? {
         switch extending {
         case .none:

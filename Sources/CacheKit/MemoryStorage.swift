@@ -56,22 +56,33 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
     }
 
-    private struct Entry: Sendable {
-        var value: Value
-        var cost: Int
-        var expiration: StoredExpiration
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline var value: Value
+        @usableFromInline var cost: Int
+        @usableFromInline var expiration: StoredExpiration
+
+        @inlinable
+        init(value: Value, cost: Int, expiration: StoredExpiration) {
+            self.value = value
+            self.cost = cost
+            self.expiration = expiration
+        }
     }
 
-    private struct State: Sendable {
-        var table = LRUTable<Key, Entry>()
-        var totalCost = 0
-        var statistics = CacheStatistics()
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var table = LRUTable<Key, Entry>()
+        @usableFromInline var totalCost = 0
+        @usableFromInline var statistics = CacheStatistics()
+
+        @inlinable init() {}
     }
 
     /// The configuration the storage was created with.
     public let configuration: Configuration
-    private let clock: CacheClock
-    private let state: Locked<State>
+    @usableFromInline let clock: CacheClock
+    @usableFromInline let state: Locked<State>
     private let sweeper = Locked<SweepTimer?>(nil)
     #if canImport(Darwin)
         private let memoryPressure = Locked<MemoryPressureSource?>(nil)
@@ -106,33 +117,18 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   - extending: What this read does to the entry's expiration; ``ExpirationExtending/cacheTime``
     ///     (renew for the original duration) by default.
     /// - Returns: The value, or `nil` on a miss.
+    @inlinable
     public func value(forKey key: Key, extendingExpiration extending: ExpirationExtending = .cacheTime)
         -> Value?
     {
         let now = clock.now()
         let seconds = now.timeIntervalSince1970
-        let (value, expired) = state.withLock { state -> (Value?, Bool) in
-            let found = state.table.access(key) { entry -> Value? in
-                if entry.expiration.isExpired(at: seconds) { return nil }
-                if let renewed = entry.expiration.extended(by: extending, now: now) {
-                    entry.expiration = renewed
-                }
-                return entry.value
-            }
-            switch found {
-            case .some(.some(let value)):
-                state.statistics.hits += 1
-                return (value, false)
-            case .some(.none):
-                if let removed = state.table.remove(key) { state.totalCost -= removed.cost }
-                state.statistics.misses += 1
-                state.statistics.expirations += 1
-                return (nil, true)
-            case .none:
-                state.statistics.misses += 1
-                return (nil, false)
-            }
-        }
+        // The lock is taken directly, and the state reached through one `inout` call, not a closure, so
+        // this path specializes fully in the caller.
+        state.lock.lock()
+        let (value, expired) = Self.read(
+            key, from: &state.state, at: now, seconds: seconds, extending: extending)
+        state.lock.unlock()
         if let onEvent = configuration.onEvent {
             let name = String(describing: key)
             if expired { onEvent(.expired(.memory, key: name)) }
@@ -141,16 +137,40 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         return value
     }
 
+    @inlinable
+    static func read(
+        _ key: Key, from state: inout State, at now: Date, seconds: Double, extending: ExpirationExtending
+    ) -> (value: Value?, expired: Bool) {
+        guard let slot = state.table.touch(key) else {
+            state.statistics.misses += 1
+            return (nil, false)
+        }
+        var entry = state.table.payload(at: slot)
+        if entry.expiration.isExpired(at: seconds) {
+            if let removed = state.table.remove(key) { state.totalCost -= removed.cost }
+            state.statistics.misses += 1
+            state.statistics.expirations += 1
+            return (nil, true)
+        }
+        if let renewed = entry.expiration.extended(by: extending, now: now) {
+            entry.expiration = renewed
+            state.table.setPayload(entry, at: slot)
+        }
+        state.statistics.hits += 1
+        return (entry.value, false)
+    }
+
     /// Whether a live entry exists for `key`. Does not count as a read: recency, expiration and
     /// statistics are unchanged.
     /// - Parameter key: The entry's key.
     /// - Returns: `true` when ``value(forKey:extendingExpiration:)`` would return a value now.
+    @inlinable
     public func contains(_ key: Key) -> Bool {
         let seconds = clock.now().timeIntervalSince1970
-        return state.withLock { state in
-            guard let entry = state.table.peek(key) else { return false }
-            return !entry.expiration.isExpired(at: seconds)
-        }
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        guard let entry = state.state.table.peek(key) else { return false }
+        return !entry.expiration.isExpired(at: seconds)
     }
 
     // MARK: - Writing
@@ -164,28 +184,39 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   - value: The value to keep.
     ///   - key: The entry's key.
     ///   - expiration: This entry's expiration; ``Configuration/expiration`` when `nil` (the default).
+    @inlinable
     public func store(_ value: Value, forKey key: Key, expiration: CacheExpiration? = nil) {
         let cost = configuration.cost(value)
         let stored = StoredExpiration(expiration ?? configuration.expiration, now: clock.now())
-        let evicted = state.withLock { state -> [Key] in
-            if let replaced = state.table.remove(key) { state.totalCost -= replaced.cost }
-            guard cost <= configuration.totalCostLimit else { return [] }
-            state.table.insert(Entry(value: value, cost: cost, expiration: stored), forKey: key)
-            state.totalCost += cost
-            var evicted: [Key] = []
-            while state.table.count > configuration.countLimit
-                || state.totalCost > configuration.totalCostLimit,
-                let oldest = state.table.removeOldest()
-            {
-                state.totalCost -= oldest.payload.cost
-                state.statistics.evictions += 1
-                if configuration.onEvent != nil { evicted.append(oldest.key) }
-            }
-            return evicted
-        }
+        let reportsEvictions = configuration.onEvent != nil
+        state.lock.lock()
+        let evicted = Self.insert(
+            Entry(value: value, cost: cost, expiration: stored), forKey: key, into: &state.state,
+            configuration: configuration, collectingEvictions: reportsEvictions)
+        state.lock.unlock()
         if let onEvent = configuration.onEvent {
             for key in evicted { onEvent(.evicted(.memory, key: String(describing: key))) }
         }
+    }
+
+    @inlinable
+    static func insert(
+        _ entry: Entry, forKey key: Key, into state: inout State, configuration: Configuration,
+        collectingEvictions: Bool
+    ) -> [Key] {
+        if let replaced = state.table.remove(key) { state.totalCost -= replaced.cost }
+        guard entry.cost <= configuration.totalCostLimit else { return [] }
+        state.table.insert(entry, forKey: key)
+        state.totalCost += entry.cost
+        var evicted: [Key] = []
+        while state.table.count > configuration.countLimit || state.totalCost > configuration.totalCostLimit,
+            let oldest = state.table.removeOldest()
+        {
+            state.totalCost -= oldest.payload.cost
+            state.statistics.evictions += 1
+            if collectingEvictions { evicted.append(oldest.key) }
+        }
+        return evicted
     }
 
     // MARK: - Removing

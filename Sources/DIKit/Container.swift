@@ -26,7 +26,10 @@ public final class Container: Resolving, Sendable {
 
     /// The container this one falls back to for registrations it does not have itself.
     public let parent: Container?
-    private let registrations = Locked<[RegistrationKey: any AnyRegistration]>([:])
+    /// Guards `registrations` and the shared instances of the registrations this container owns.
+    @usableFromInline let lock = Lock()
+    // nonisolated(unsafe): only read or written while holding `lock`.
+    @usableFromInline nonisolated(unsafe) var registrations: [RegistrationKey: RegistrationBase] = [:]
 
     /// Creates an empty container.
     /// - Parameter parent: A container whose registrations this one inherits and may override;
@@ -55,7 +58,10 @@ public final class Container: Resolving, Sendable {
         scope: Scope = .transient,
         factory: @escaping @Sendable (Resolver) throws -> Service
     ) {
-        store(Registration<Service, Void>(name: name, scope: scope) { resolver, _ in try factory(resolver) })
+        store(
+            Registration<Service, Void>(name: name, scope: scope, ownerLock: lock) { resolver, _ in
+                try factory(resolver)
+            })
     }
 
     /// Registers a factory that takes one runtime argument, given at each resolve.
@@ -70,7 +76,7 @@ public final class Container: Resolving, Sendable {
         scope: Scope = .transient,
         factory: @escaping @Sendable (Resolver, Argument) throws -> Service
     ) {
-        store(Registration<Service, Argument>(name: name, scope: scope, factory: factory))
+        store(Registration<Service, Argument>(name: name, scope: scope, ownerLock: lock, factory: factory))
     }
 
     /// Registers a factory that takes two runtime arguments.
@@ -86,7 +92,8 @@ public final class Container: Resolving, Sendable {
         factory: @escaping @Sendable (Resolver, First, Second) throws -> Service
     ) {
         store(
-            Registration<Service, (First, Second)>(name: name, scope: scope) { resolver, arguments in
+            Registration<Service, (First, Second)>(name: name, scope: scope, ownerLock: lock) {
+                resolver, arguments in
                 try factory(resolver, arguments.0, arguments.1)
             })
     }
@@ -104,7 +111,8 @@ public final class Container: Resolving, Sendable {
         factory: @escaping @Sendable (Resolver, First, Second, Third) throws -> Service
     ) {
         store(
-            Registration<Service, (First, Second, Third)>(name: name, scope: scope) { resolver, arguments in
+            Registration<Service, (First, Second, Third)>(name: name, scope: scope, ownerLock: lock) {
+                resolver, arguments in
                 try factory(resolver, arguments.0, arguments.1, arguments.2)
             })
     }
@@ -119,7 +127,7 @@ public final class Container: Resolving, Sendable {
         name: String? = nil,
         instance: Service
     ) {
-        store(Registration<Service, Void>(name: name, instance: instance))
+        store(Registration<Service, Void>(name: name, instance: instance, ownerLock: lock))
     }
 
     /// Installs the registrations of each module, in order (a later one replaces an earlier one's
@@ -139,19 +147,19 @@ public final class Container: Resolving, Sendable {
 
     /// Removes every registration of this container (not of its parent) and the instances they hold.
     public func reset() {
-        registrations.withLock { $0.removeAll() }
+        lock.withLock { registrations.removeAll() }
     }
 
     /// Keeps every registration but drops the singleton and weak instances made so far, so the next
     /// resolve makes new ones. Ready-made instances registered with `instance:` are dropped too.
     public func releaseInstances() {
-        for registration in registrations.withLock({ Array($0.values) }) {
+        for registration in lock.withLock({ Array(registrations.values) }) {
             registration.releaseInstances()
         }
     }
 
-    private func store(_ registration: any AnyRegistration) {
-        registrations.withLock { $0[registration.key] = registration }
+    private func store(_ registration: RegistrationBase) {
+        lock.withLock { registrations[registration.key] = registration }
     }
 
     // MARK: - Resolving
@@ -164,21 +172,45 @@ public final class Container: Resolving, Sendable {
     ///   - arguments: The factory's runtime arguments (`()` for none, a tuple for several).
     /// - Returns: An instance according to the registration's ``Scope``.
     /// - Throws: ``ResolutionError`` naming the type, the resolution path and close registrations.
+    @inlinable
     public func resolve<Service: Sendable, Arguments>(
         _ type: Service.Type,
         name: String?,
         arguments: Arguments
     ) throws(ResolutionError) -> Service {
         let key = RegistrationKey(Service.self, Arguments.self, name: name)
-        if let (registration, _) = lookup(key),
-            let typed = registration as? Registration<Service, Arguments>,
-            let shared = typed.cachedSingleton
-        {
+        lock.lock()
+        guard let base = registrations[key] else {
+            lock.unlock()
+            return try resolveInherited(key: key, arguments: arguments)
+        }
+        // Safe: a key encodes the exact `Service` and `Arguments` types, and `store` only ever files a
+        // `Registration<Service, Arguments>` under the key built from those same types.
+        let registration = unsafeDowncast(base, to: Registration<Service, Arguments>.self)
+        if let shared = registration.shared {
+            lock.unlock()
             return shared
         }
-        return try ResolutionContext.withActive { context throws(ResolutionError) in
-            try resolve(type, name: name, arguments: arguments, in: context)
+        lock.unlock()
+        return try registration.instance(arguments: arguments, requester: self, owner: self)
+    }
+
+    /// The slow path: the registration is in a parent, or nowhere.
+    @usableFromInline
+    func resolveInherited<Service: Sendable, Arguments>(
+        key: RegistrationKey, arguments: Arguments
+    ) throws(ResolutionError) -> Service {
+        guard let (base, owner) = parent?.lookup(key) else {
+            let requested = RegistrationDescription(Service.self, Arguments.self, name: key.name)
+            throw ResolutionError(
+                reason: .notRegistered, service: requested.service, name: key.name,
+                arguments: requested.arguments,
+                path: ResolutionFrames.path(from: ResolutionFrames.current, appending: requested.service),
+                closeMatches: closeMatches(for: key, requested: Service.self))
         }
+        // Safe for the same reason as in `resolve`: the key fixes the registration's generic type.
+        let registration = unsafeDowncast(base, to: Registration<Service, Arguments>.self)
+        return try registration.instance(arguments: arguments, requester: self, owner: owner)
     }
 
     /// Resolves the service, or stops the program with the ``ResolutionError`` message.
@@ -189,6 +221,7 @@ public final class Container: Resolving, Sendable {
     ///   - type: The registered type; inferred when omitted.
     ///   - name: The registration's name; `nil` by default.
     /// - Returns: An instance according to the registration's ``Scope``.
+    @inlinable
     public func require<Service: Sendable>(
         _ type: Service.Type = Service.self,
         name: String? = nil
@@ -202,30 +235,11 @@ public final class Container: Resolving, Sendable {
         }
     }
 
-    func resolve<Service: Sendable, Arguments>(
-        _ type: Service.Type,
-        name: String?,
-        arguments: Arguments,
-        in context: ResolutionContext
-    ) throws(ResolutionError) -> Service {
-        let key = RegistrationKey(Service.self, Arguments.self, name: name)
-        guard let (registration, owner) = lookup(key),
-            let typed = registration as? Registration<Service, Arguments>
-        else {
-            let requested = RegistrationDescription(Service.self, Arguments.self, name: name)
-            throw ResolutionError(
-                reason: .notRegistered, service: requested.service, name: name,
-                arguments: requested.arguments, path: context.renderedPath(appending: requested),
-                closeMatches: closeMatches(for: key, requested: Service.self))
-        }
-        return try typed.instance(arguments: arguments, requester: self, owner: owner, context: context)
-    }
-
     /// The registration for `key` here or in the nearest parent that has one, with its owner.
-    func lookup(_ key: RegistrationKey) -> (any AnyRegistration, Container)? {
+    func lookup(_ key: RegistrationKey) -> (RegistrationBase, Container)? {
         var container: Container? = self
         while let current = container {
-            if let registration = current.registrations.withLock({ $0[key] }) {
+            if let registration = current.lock.withLock({ current.registrations[key] }) {
                 return (registration, current)
             }
             container = current.parent
@@ -235,7 +249,8 @@ public final class Container: Resolving, Sendable {
 
     /// Registrations of the same service type under another name or other argument types, and the
     /// wrapped type's when an `Optional` was requested (usually a type inferred from `let x: T? = …`).
-    private func closeMatches<Service>(for key: RegistrationKey, requested: Service.Type) -> [String] {
+    @usableFromInline
+    func closeMatches<Service>(for key: RegistrationKey, requested: Service.Type) -> [String] {
         var matches: [String] = []
         if let optional = requested as? any OptionalMarker.Type,
             lookup(RegistrationKey(unwrapping: optional, like: key)) != nil
@@ -246,8 +261,8 @@ public final class Container: Resolving, Sendable {
         }
         var container: Container? = self
         while let current = container {
-            let found = current.registrations.withLock { registrations in
-                registrations.values.filter { $0.key.service == key.service && $0.key != key }
+            let found = current.lock.withLock {
+                current.registrations.values.filter { $0.key.service == key.service && $0.key != key }
                     .map(\.description.rendered)
             }
             matches += found
@@ -274,8 +289,7 @@ public final class Container: Resolving, Sendable {
                 continue
             }
             do {
-                let context = ResolutionContext()
-                try registration.verify(requester: copy, owner: owner, context: context)
+                try registration.verify(requester: copy, owner: owner)
             } catch {
                 failures.append(error)
             }
@@ -287,19 +301,19 @@ public final class Container: Resolving, Sendable {
 
     private func throwawayCopy() -> Container {
         let copy = Container(parent: parent?.throwawayCopy())
-        let fresh = registrations.withLock { $0.mapValues { $0.freshCopy() } }
-        copy.registrations.withLock { $0 = fresh }
+        let fresh = lock.withLock { registrations.mapValues { $0.freshCopy(ownerLock: copy.lock) } }
+        copy.lock.withLock { copy.registrations = fresh }
         return copy
     }
 
     /// Every registration visible from here (a child's override hides the parent's), with its owner,
     /// in a stable order.
-    private func allRegistrations() -> [(any AnyRegistration, Container)] {
+    private func allRegistrations() -> [(RegistrationBase, Container)] {
         var seen = Set<RegistrationKey>()
-        var result: [(any AnyRegistration, Container)] = []
+        var result: [(RegistrationBase, Container)] = []
         var container: Container? = self
         while let current = container {
-            let own = current.registrations.withLock { Array($0.values) }
+            let own = current.lock.withLock { Array(current.registrations.values) }
             for registration in own where seen.insert(registration.key).inserted {
                 result.append((registration, current))
             }

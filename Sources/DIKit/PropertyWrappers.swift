@@ -18,6 +18,7 @@ public struct Inject<Service: Sendable>: Sendable {
     /// - Parameters:
     ///   - name: The registration's name; `nil` by default.
     ///   - container: Where to resolve; ``Container/current`` when `nil` (the default).
+    @inlinable
     public init(name: String? = nil, container: Container? = nil) {
         wrappedValue = (container ?? Container.current).require(Service.self, name: name)
     }

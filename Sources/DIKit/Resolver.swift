@@ -8,8 +8,12 @@
 /// }
 /// ```
 public struct Resolver: Resolving {
-    let container: Container
-    let context: ResolutionContext
+    @usableFromInline let container: Container
+
+    @usableFromInline
+    init(container: Container) {
+        self.container = container
+    }
 
     /// Resolves a dependency within the resolution in progress. See ``Resolving``.
     /// - Parameters:
@@ -18,11 +22,12 @@ public struct Resolver: Resolving {
     ///   - arguments: The factory's runtime arguments (`()` for none).
     /// - Returns: An instance according to the registration's ``Scope``.
     /// - Throws: ``ResolutionError``, with the whole path from the top-level request.
+    @inlinable
     public func resolve<Service: Sendable, Arguments>(
         _ type: Service.Type,
         name: String?,
         arguments: Arguments
     ) throws(ResolutionError) -> Service {
-        try container.resolve(type, name: name, arguments: arguments, in: context)
+        try container.resolve(type, name: name, arguments: arguments)
     }
 }

@@ -29,6 +29,7 @@ extension Resolving {
     ///   - name: The registration's name; `nil` (the default) for the unnamed one.
     /// - Returns: An instance according to the registration's ``Scope``.
     /// - Throws: ``ResolutionError`` naming the type, the resolution path and close registrations.
+    @inlinable
     public func resolve<Service: Sendable>(
         _ type: Service.Type = Service.self,
         name: String? = nil
@@ -43,6 +44,7 @@ extension Resolving {
     ///   - argument: Passed to the factory. Its static type selects the registration.
     /// - Returns: An instance according to the registration's ``Scope``.
     /// - Throws: ``ResolutionError`` when no factory takes this argument type.
+    @inlinable
     public func resolve<Service: Sendable, Argument>(
         _ type: Service.Type = Service.self,
         name: String? = nil,
@@ -59,6 +61,7 @@ extension Resolving {
     ///   - second: The factory's second argument.
     /// - Returns: An instance according to the registration's ``Scope``.
     /// - Throws: ``ResolutionError`` when no factory takes these argument types.
+    @inlinable
     public func resolve<Service: Sendable, First, Second>(
         _ type: Service.Type = Service.self,
         name: String? = nil,
@@ -77,6 +80,7 @@ extension Resolving {
     ///   - third: The factory's third argument.
     /// - Returns: An instance according to the registration's ``Scope``.
     /// - Throws: ``ResolutionError`` when no factory takes these argument types.
+    @inlinable
     public func resolve<Service: Sendable, First, Second, Third>(
         _ type: Service.Type = Service.self,
         name: String? = nil,

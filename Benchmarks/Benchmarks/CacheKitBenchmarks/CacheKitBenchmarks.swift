@@ -23,7 +23,8 @@ func scatteredKeys(count: Int, within size: Int) -> [Int] {
 }
 
 func temporaryFolder(_ name: String) -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("CacheKitBenchmarks-\(name)-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "CacheKitBenchmarks-\(name)-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
@@ -159,7 +160,8 @@ let benchmarks: @Sendable () -> Void = {
     let openCount = smoke ? 1_000 : 10_000
     Benchmark(
         "Disk open \(openCount) entries: DiskStorage",
-        configuration: .init(metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(smoke ? 1 : 5),
+        configuration: .init(
+            metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(smoke ? 1 : 5),
             maxIterations: smoke ? 1 : 20)
     ) { benchmark in
         let folder = try DiskFixture.shared(entries: openCount, payload: small).folder

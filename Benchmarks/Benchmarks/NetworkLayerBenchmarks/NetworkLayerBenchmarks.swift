@@ -43,7 +43,8 @@ final class LoopbackServer: @unchecked Sendable {
             if byte.isEmpty || byte == Data("\n".utf8) { break }
             line.append(byte)
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self)), let url = URL(string: "http://127.0.0.1:\(port)")
+        guard let port = Int(String(decoding: line, as: UTF8.self)),
+            let url = URL(string: "http://127.0.0.1:\(port)")
         else { throw URLError(.cannotConnectToHost) }
         baseURL = url
         self.process = process
@@ -57,7 +58,9 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(smoke ? 1 : 3), maxIterations: smoke ? 1 : 3_000)
 
     guard let server = LoopbackServer.shared else {
-        fatalError("The loopback server (Tests/NetworkLayerTests/Fixtures/server.py) did not start; is python3 installed?")
+        fatalError(
+            "The loopback server (Tests/NetworkLayerTests/Fixtures/server.py) did not start; is python3 installed?"
+        )
     }
     let configuration = URLSessionConfiguration.ephemeral
     configuration.httpMaximumConnectionsPerHost = 8
@@ -88,9 +91,10 @@ let benchmarks: @Sendable () -> Void = {
 
     // The provider's own work, I/O excluded: a stub session answering at once, decoding a small JSON.
     let body = Data(#"{"title":"Wonka","year":2023}"#.utf8)
-    let stubbed = NetworkProvider(session: StubSession { request in
-        (body, try StubSession.makeResponse(for: request, status: 200))
-    })
+    let stubbed = NetworkProvider(
+        session: StubSession { request in
+            (body, try StubSession.makeResponse(for: request, status: 200))
+        })
     let decoded = Endpoint<Movie>(baseURL: server.baseURL, path: "json")
     let decoder = JSONDecoder()
     let overhead = Benchmark.Configuration(

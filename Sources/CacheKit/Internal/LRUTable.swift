@@ -3,30 +3,65 @@
 ///
 /// Entries live in an array of slots linked by index (newest ↔ oldest), with freed slots reused, so a
 /// hit or an insert allocates nothing once the table has grown. Not thread-safe: its owner locks.
+@usableFromInline
 struct LRUTable<Key: Hashable, Payload> {
-    fileprivate struct Slot {
-        var key: Key
-        var payload: Payload
-        var newer: Int
-        var older: Int
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var key: Key
+        @usableFromInline var payload: Payload
+        @usableFromInline var newer: Int
+        @usableFromInline var older: Int
+
+        @inlinable
+        init(key: Key, payload: Payload, newer: Int, older: Int) {
+            self.key = key
+            self.payload = payload
+            self.newer = newer
+            self.older = older
+        }
     }
 
-    private var slots: [Slot] = []
-    private var indexByKey: [Key: Int] = [:]
-    private var freeSlots: [Int] = []
-    private var newest = -1
-    private var oldest = -1
+    @inlinable init() {}
 
-    var count: Int { indexByKey.count }
-    var isEmpty: Bool { indexByKey.isEmpty }
+    @usableFromInline var slots: [Slot] = []
+    @usableFromInline var indexByKey: [Key: Int] = [:]
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var newest = -1
+    @usableFromInline var oldest = -1
+
+    @inlinable var count: Int { indexByKey.count }
+    @inlinable var isEmpty: Bool { indexByKey.isEmpty }
 
     /// The payload for `key` without changing its recency.
+    @inlinable
     func peek(_ key: Key) -> Payload? {
         guard let index = indexByKey[key] else { return nil }
         return slots[index].payload
     }
 
+    /// Marks `key` as the most recently used and returns its slot, for ``payload(at:)`` and
+    /// ``setPayload(_:at:)``. Closure-free, so it specializes fully in clients' hot paths.
+    @inlinable
+    mutating func touch(_ key: Key) -> Int? {
+        guard let index = indexByKey[key] else { return nil }
+        moveToNewest(index)
+        return index
+    }
+
+    /// The payload in `slot` (from ``touch(_:)``).
+    @inlinable
+    func payload(at slot: Int) -> Payload {
+        slots[slot].payload
+    }
+
+    /// Replaces the payload in `slot` (from ``touch(_:)``).
+    @inlinable
+    mutating func setPayload(_ payload: Payload, at slot: Int) {
+        slots[slot].payload = payload
+    }
+
     /// Marks `key` as the most recently used and lets `body` read or change its payload.
+    @inlinable
     mutating func access<Result>(_ key: Key, _ body: (inout Payload) -> Result) -> Result? {
         guard let index = indexByKey[key] else { return nil }
         moveToNewest(index)
@@ -35,6 +70,7 @@ struct LRUTable<Key: Hashable, Payload> {
 
     /// Inserts or replaces `key`, as the most recently used. Returns the replaced payload.
     @discardableResult
+    @inlinable
     mutating func insert(_ payload: Payload, forKey key: Key) -> Payload? {
         if let index = indexByKey[key] {
             let old = slots[index].payload
@@ -60,6 +96,7 @@ struct LRUTable<Key: Hashable, Payload> {
 
     /// Removes `key` and returns its payload.
     @discardableResult
+    @inlinable
     mutating func remove(_ key: Key) -> Payload? {
         guard let index = indexByKey.removeValue(forKey: key) else { return nil }
         unlink(index)
@@ -68,12 +105,14 @@ struct LRUTable<Key: Hashable, Payload> {
     }
 
     /// The least recently used entry, without removing it.
+    @inlinable
     var oldestEntry: (key: Key, payload: Payload)? {
         guard oldest >= 0 else { return nil }
         return (slots[oldest].key, slots[oldest].payload)
     }
 
     /// Removes and returns the least recently used entry.
+    @inlinable
     mutating func removeOldest() -> (key: Key, payload: Payload)? {
         guard let entry = oldestEntry else { return nil }
         remove(entry.key)
@@ -81,6 +120,7 @@ struct LRUTable<Key: Hashable, Payload> {
     }
 
     /// The keys whose payloads satisfy `predicate`, oldest first. O(n).
+    @inlinable
     func keys(where predicate: (Payload) -> Bool) -> [Key] {
         var result: [Key] = []
         var index = oldest
@@ -92,6 +132,7 @@ struct LRUTable<Key: Hashable, Payload> {
     }
 
     /// Every key, most recent first. O(n).
+    @inlinable
     var keysNewestFirst: [Key] {
         var result: [Key] = []
         result.reserveCapacity(count)
@@ -103,11 +144,13 @@ struct LRUTable<Key: Hashable, Payload> {
         return result
     }
 
+    @inlinable
     mutating func removeAll() {
         self = LRUTable()
     }
 
-    private mutating func moveToNewest(_ index: Int) {
+    @inlinable
+    mutating func moveToNewest(_ index: Int) {
         guard index != newest else { return }
         unlink(index)
         slots[index].older = newest
@@ -117,7 +160,8 @@ struct LRUTable<Key: Hashable, Payload> {
         if oldest < 0 { oldest = index }
     }
 
-    private mutating func unlink(_ index: Int) {
+    @inlinable
+    mutating func unlink(_ index: Int) {
         let newer = slots[index].newer
         let older = slots[index].older
         if newer >= 0 { slots[newer].older = older } else { newest = older }

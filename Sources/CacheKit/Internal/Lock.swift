@@ -16,16 +16,18 @@
 ///
 /// - Important: The lock is not re-entrant. Never call code you do not own (user closures, factories,
 ///   subscribers) while holding it.
+@usableFromInline
 final class Lock: @unchecked Sendable {
     // @unchecked Sendable: the only stored property is a pointer to the lock primitive, allocated once
     // in `init` and never reassigned; every access to it goes through the primitive's own lock/unlock,
     // which is exactly what makes concurrent use safe.
     #if canImport(Darwin)
-        private let primitive: UnsafeMutablePointer<os_unfair_lock>
+        @usableFromInline let primitive: UnsafeMutablePointer<os_unfair_lock>
     #else
-        private let primitive: UnsafeMutablePointer<pthread_mutex_t>
+        @usableFromInline let primitive: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
+    @usableFromInline
     init() {
         #if canImport(Darwin)
             primitive = .allocate(capacity: 1)
@@ -45,7 +47,7 @@ final class Lock: @unchecked Sendable {
         primitive.deallocate()
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func lock() {
         #if canImport(Darwin)
             os_unfair_lock_lock(primitive)
@@ -54,7 +56,7 @@ final class Lock: @unchecked Sendable {
         #endif
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func unlock() {
         #if canImport(Darwin)
             os_unfair_lock_unlock(primitive)
@@ -64,7 +66,7 @@ final class Lock: @unchecked Sendable {
     }
 
     /// Runs `body` while holding the lock. `body` must not call user code.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         lock()
         defer { unlock() }
@@ -73,15 +75,17 @@ final class Lock: @unchecked Sendable {
 }
 
 /// A value guarded by a ``Lock``: the only way to reach it is `withLock`.
+@usableFromInline
 final class Locked<State> {
-    private let lock = Lock()
-    private var state: State
+    @usableFromInline let lock = Lock()
+    @usableFromInline var state: State
 
+    @usableFromInline
     init(_ state: State) {
         self.state = state
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {

@@ -1,77 +1,90 @@
-/// A registration with its type erased, as the container stores it.
-protocol AnyRegistration: Sendable {
-    var description: RegistrationDescription { get }
-    var key: RegistrationKey { get }
-    var takesArguments: Bool { get }
-    /// A copy with the same factory and no cached instances, for ``Container/verify()``.
-    func freshCopy() -> any AnyRegistration
+import Foundation
+
+/// A registration with its types erased, as the container stores it.
+@usableFromInline
+class RegistrationBase: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is immutable; the mutable instance storage of the
+    // subclass is guarded by `ownerLock`, the lock of the one container that holds the registration.
+    @usableFromInline let key: RegistrationKey
+    @usableFromInline let scope: Scope
+    @usableFromInline let ownerLock: Lock
+    let description: RegistrationDescription
+
+    @usableFromInline
+    init(key: RegistrationKey, scope: Scope, ownerLock: Lock, description: RegistrationDescription) {
+        self.key = key
+        self.scope = scope
+        self.ownerLock = ownerLock
+        self.description = description
+    }
+
+    var takesArguments: Bool { false }
+
+    /// A copy with the same factory and no cached instances, owned by the container of `lock`.
+    func freshCopy(ownerLock lock: Lock) -> RegistrationBase { self }
+
     /// Drops cached singleton and weak instances.
-    func releaseInstances()
-    /// Resolves with no arguments in `context`, for ``Container/verify()``.
-    func verify(requester: Container, owner: Container, context: ResolutionContext) throws(ResolutionError)
+    func releaseInstances() {}
+
+    /// Resolves with no arguments, for ``Container/verify()``.
+    func verify(requester: Container, owner: Container) throws(ResolutionError) {}
 }
 
-/// One factory and the instances its scope keeps.
-final class Registration<Service: Sendable, Arguments>: AnyRegistration {
-    typealias Factory = @Sendable (Resolver, Arguments) throws -> Service
+/// One factory, and the instances its scope keeps.
+@usableFromInline
+final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unchecked Sendable {
+    // @unchecked Sendable: see `RegistrationBase`; `shared` and `weakShared` are only touched while
+    // holding `ownerLock`, and `factory` is an immutable @Sendable closure.
+    @usableFromInline typealias Factory = @Sendable (Resolver, Arguments) throws -> Service
 
-    let key: RegistrationKey
-    let description: RegistrationDescription
-    let scope: Scope
-    private let factory: Factory
-    /// The singleton, or the weak-scoped object, once made.
-    private let cache = Locked<Cached>(.none)
-    /// Serialises the first creation of a singleton or weak instance, so it happens exactly once.
-    private let creationGate = Lock()
+    @usableFromInline let factory: Factory
+    /// The instance given to `register(_:name:instance:)`, which every copy keeps.
+    let fixedInstance: Service?
+    /// The singleton once made, or a registered instance. Guarded by `ownerLock`.
+    @usableFromInline var shared: Service?
+    /// The weak-scoped object once made. Guarded by `ownerLock`.
+    var weakShared = WeakObject()
+    /// Serialises the first creation of a shared instance, so it happens exactly once.
+    let creationGate = Lock()
 
-    enum Cached: @unchecked Sendable {
-        // @unchecked Sendable: `strong` holds a `Service`, which is Sendable; `weak` holds an object the
-        // factory made as a `Service` (Sendable) and is only ever cast back to `Service`.
-        case none
-        case strong(Service)
-        case weak(WeakObject)
-    }
-
-    init(name: String?, scope: Scope, factory: @escaping Factory) {
-        self.key = RegistrationKey(Service.self, Arguments.self, name: name)
-        self.description = RegistrationDescription(Service.self, Arguments.self, name: name)
-        self.scope = scope
+    @usableFromInline
+    init(
+        name: String?, scope: Scope, ownerLock: Lock, fixedInstance: Service? = nil,
+        factory: @escaping Factory
+    ) {
         self.factory = factory
+        self.fixedInstance = fixedInstance
+        self.shared = fixedInstance
+        super.init(
+            key: RegistrationKey(Service.self, Arguments.self, name: name), scope: scope,
+            ownerLock: ownerLock,
+            description: RegistrationDescription(Service.self, Arguments.self, name: name))
     }
 
-    init(name: String?, instance: Service) {
-        self.key = RegistrationKey(Service.self, Arguments.self, name: name)
-        self.description = RegistrationDescription(Service.self, Arguments.self, name: name)
-        self.scope = .singleton
-        self.factory = { _, _ in instance }
-        cache.withLock { $0 = .strong(instance) }
-    }
-
-    private init(copying other: Registration) {
-        key = other.key
-        description = other.description
-        scope = other.scope
-        factory = other.factory
-    }
-
-    var takesArguments: Bool { Arguments.self != Void.self }
-
-    func freshCopy() -> any AnyRegistration {
-        let copy = Registration(copying: self)
-        if case .strong(let instance) = cache.withLock({ $0 }), scope == .singleton {
-            copy.cache.withLock { $0 = .strong(instance) }
+    @usableFromInline
+    convenience init(name: String?, instance: Service, ownerLock: Lock) {
+        self.init(name: name, scope: .singleton, ownerLock: ownerLock, fixedInstance: instance) { _, _ in
+            instance
         }
-        return copy
     }
 
-    func releaseInstances() {
-        cache.withLock { $0 = .none }
+    override var takesArguments: Bool { Arguments.self != Void.self }
+
+    override func freshCopy(ownerLock lock: Lock) -> RegistrationBase {
+        Registration(
+            name: key.name, scope: scope, ownerLock: lock, fixedInstance: fixedInstance, factory: factory)
     }
 
-    /// The already-made singleton, without building a context: the fast path of a resolve.
-    var cachedSingleton: Service? {
-        guard scope == .singleton, case .strong(let instance) = cache.withLock({ $0 }) else { return nil }
-        return instance
+    override func releaseInstances() {
+        ownerLock.withLock {
+            shared = fixedInstance
+            weakShared = WeakObject()
+        }
+    }
+
+    override func verify(requester: Container, owner: Container) throws(ResolutionError) {
+        guard let noArguments = () as? Arguments else { return }
+        _ = try instance(arguments: noArguments, requester: requester, owner: owner)
     }
 
     // MARK: - Resolving
@@ -81,75 +94,79 @@ final class Registration<Service: Sendable, Arguments>: AnyRegistration {
     ///   - requester: The container asked; transient and graph factories resolve their dependencies there.
     ///   - owner: The container holding this registration; shared (singleton, weak) instances resolve their
     ///     dependencies there, so a child's overrides never leak into its parent's shared instances.
-    func instance(
-        arguments: Arguments, requester: Container, owner: Container, context: ResolutionContext
-    ) throws(ResolutionError) -> Service {
+    @usableFromInline
+    func instance(arguments: Arguments, requester: Container, owner: Container) throws(ResolutionError)
+        -> Service
+    {
+        let parent = ResolutionFrames.current
         switch scope {
         case .transient:
-            return try make(arguments, resolvingFrom: requester, in: context)
+            return try make(arguments, resolvingFrom: requester, parent: parent)
         case .graph:
-            let identity = ObjectIdentifier(self)
-            if let shared = context.graphInstances[identity] as? Service { return shared }
-            let made = try make(arguments, resolvingFrom: requester, in: context)
-            context.graphInstances[identity] = made
+            guard let parent else { return try make(arguments, resolvingFrom: requester, parent: nil) }
+            let graph = ResolutionFrames.graph(from: parent)
+            if let existing = graph.instances[ObjectIdentifier(self)] as? Service { return existing }
+            let made = try make(arguments, resolvingFrom: requester, parent: parent)
+            graph.instances[ObjectIdentifier(self)] = made
             return made
         case .singleton, .weak:
-            if let shared = sharedInstance() { return shared }
+            if let existing = sharedInstance() { return existing }
             // A cycle back to this registration must be reported before waiting at the gate, which this
             // thread would otherwise already hold.
-            try context.enter(ObjectIdentifier(self), description)
-            context.leave()
+            try ResolutionFrames.checkCycle(self, from: parent)
             creationGate.lock()
             defer { creationGate.unlock() }
-            if let shared = sharedInstance() { return shared }
-            let made = try make(arguments, resolvingFrom: owner, in: context)
-            try keep(made, context: context)
+            if let existing = sharedInstance() { return existing }
+            let made = try make(arguments, resolvingFrom: owner, parent: parent)
+            try keep(made, parent: parent)
             return made
         }
-    }
-
-    func verify(requester: Container, owner: Container, context: ResolutionContext) throws(ResolutionError) {
-        guard let noArguments = () as? Arguments else { return }
-        _ = try instance(arguments: noArguments, requester: requester, owner: owner, context: context)
     }
 
     private func sharedInstance() -> Service? {
-        switch cache.withLock({ $0 }) {
-        case .none: return nil
-        case .strong(let instance): return instance
-        case .weak(let reference): return reference.object as? Service
+        ownerLock.withLock {
+            if let shared { return shared }
+            return weakShared.object as? Service
         }
     }
 
-    private func keep(_ made: Service, context: ResolutionContext) throws(ResolutionError) {
+    private func keep(_ made: Service, parent: UnsafeMutablePointer<ResolutionFrame>?) throws(ResolutionError)
+    {
         if scope == .singleton {
-            cache.withLock { $0 = .strong(made) }
+            ownerLock.withLock { shared = made }
             return
         }
         guard type(of: made as Any) is AnyClass else {
             throw ResolutionError(
                 reason: .weakScopeNeedsAClass(instanceType: String(describing: type(of: made as Any))),
                 service: description.service, name: description.name, arguments: description.arguments,
-                path: context.renderedPath(appending: description), closeMatches: [])
+                path: ResolutionFrames.path(from: parent, appending: description.service), closeMatches: [])
         }
         let object = made as AnyObject
-        cache.withLock { $0 = .weak(WeakObject(object)) }
+        ownerLock.withLock { weakShared = WeakObject(object) }
     }
 
+    /// Runs the factory in a new frame on this thread's resolution path.
     private func make(
-        _ arguments: Arguments, resolvingFrom container: Container, in context: ResolutionContext
+        _ arguments: Arguments, resolvingFrom container: Container,
+        parent: UnsafeMutablePointer<ResolutionFrame>?
     ) throws(ResolutionError) -> Service {
-        try context.enter(ObjectIdentifier(self), description)
-        defer { context.leave() }
-        do {
-            return try factory(Resolver(container: container, context: context), arguments)
-        } catch let error as ResolutionError {
-            // Already carries its own path: pass it up unchanged, never wrapped twice.
-            throw error
-        } catch {
-            throw ResolutionError(
-                reason: .factoryFailed(error), service: description.service, name: description.name,
-                arguments: description.arguments, path: context.path.map(\.service), closeMatches: [])
+        try ResolutionFrames.checkCycle(self, from: parent)
+        var frame = ResolutionFrame(registration: self, parent: parent)
+        return try withUnsafeMutablePointer(to: &frame) { pointer throws(ResolutionError) -> Service in
+            ResolutionFrames.current = pointer
+            defer { ResolutionFrames.current = parent }
+            do {
+                return try factory(Resolver(container: container), arguments)
+            } catch let error as ResolutionError {
+                // Already carries its own path: pass it up unchanged, never wrapped twice.
+                throw error
+            } catch {
+                throw ResolutionError(
+                    reason: .factoryFailed(error), service: description.service, name: description.name,
+                    arguments: description.arguments, path: ResolutionFrames.path(from: pointer),
+                    closeMatches: [])
+            }
         }
     }
 }
@@ -157,5 +174,8 @@ final class Registration<Service: Sendable, Arguments>: AnyRegistration {
 /// A weak reference to an object made by a factory.
 struct WeakObject {
     weak var object: AnyObject?
+
+    init() {}
+
     init(_ object: AnyObject) { self.object = object }
 }
