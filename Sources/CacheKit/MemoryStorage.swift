@@ -72,7 +72,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     @usableFromInline
     struct State: Sendable {
-        @usableFromInline var table = LRUTable<Key, Entry>()
+        @usableFromInline var table = ClockTable<Key, Entry>()
         @usableFromInline var totalCost = 0
         @usableFromInline var statistics = CacheStatistics()
 
@@ -141,11 +141,11 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     static func read(
         _ key: Key, from state: inout State, at now: Date, seconds: Double, extending: ExpirationExtending
     ) -> (value: Value?, expired: Bool) {
-        guard let slot = state.table.touch(key) else {
+        guard let position = state.table.markReferenced(key) else {
             state.statistics.misses += 1
             return (nil, false)
         }
-        var entry = state.table.payload(at: slot)
+        var entry = state.table.payload(at: position)
         if entry.expiration.isExpired(at: seconds) {
             if let removed = state.table.remove(key) { state.totalCost -= removed.cost }
             state.statistics.misses += 1
@@ -154,7 +154,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
         if let renewed = entry.expiration.extended(by: extending, now: now) {
             entry.expiration = renewed
-            state.table.setPayload(entry, at: slot)
+            state.table.setPayload(entry, at: position)
         }
         state.statistics.hits += 1
         return (entry.value, false)
@@ -210,7 +210,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         state.totalCost += entry.cost
         var evicted: [Key] = []
         while state.table.count > configuration.countLimit || state.totalCost > configuration.totalCostLimit,
-            let oldest = state.table.removeOldest()
+            let oldest = state.table.removeLeastRecentlyUsed()
         {
             state.totalCost -= oldest.payload.cost
             state.statistics.evictions += 1
@@ -303,7 +303,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// - Parameter count: The number of entries to keep.
     public func trim(toCount count: Int) {
         state.withLock { state in
-            while state.table.count > max(count, 0), let oldest = state.table.removeOldest() {
+            while state.table.count > max(count, 0), let oldest = state.table.removeLeastRecentlyUsed() {
                 state.totalCost -= oldest.payload.cost
                 state.statistics.evictions += 1
             }

@@ -49,6 +49,21 @@ struct MemoryStorageTests {
         #expect(storage.value(forKey: "b") == nil)
     }
 
+    @Test func aReadEarnsOneSecondChanceNotImmunity() {
+        // Given a, b, c with a read once
+        let storage = makeStorage(countLimit: 3)
+        for key in ["a", "b", "c"] { storage.store(key, forKey: key) }
+        _ = storage.value(forKey: "a")
+        // When four more arrive without another read of a
+        for key in ["d", "e", "f"] { storage.store(key, forKey: key) }
+        let survivedThreeStores = storage.contains("a")
+        storage.store("g", forKey: "g")
+        // Then a outlived b, c and d, but not the store after
+        #expect(survivedThreeStores)
+        #expect(!storage.contains("a"))
+        #expect(storage.keys.sorted() == ["e", "f", "g"])
+    }
+
     @Test func theTotalCostLimitEvictsByCost() {
         // Given values costing their UTF-8 size, and room for 10 bytes
         let storage = makeStorage(totalCostLimit: 10)

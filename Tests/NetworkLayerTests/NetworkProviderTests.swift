@@ -227,3 +227,13 @@ struct NetworkProviderTimingTests {
         #expect(received.values.count == 2)
     }
 }
+
+@Suite("Deadline arithmetic")
+struct DeadlineTests {
+    @Test func deadlinesSaturateInsteadOfOverflowing() {
+        #expect(DeadlineSweeper.deadline(after: .milliseconds(300), from: 1_000) == 300_001_000)
+        #expect(DeadlineSweeper.deadline(after: .seconds(Int64.max), from: 1_000) == .max)
+        #expect(DeadlineSweeper.deadline(after: .seconds(60), from: .max - 10) == .max)
+        #expect(DeadlineSweeper.deadline(after: .seconds(-5), from: 1_000) == 1_000)
+    }
+}

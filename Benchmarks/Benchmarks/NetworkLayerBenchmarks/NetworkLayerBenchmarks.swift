@@ -91,10 +91,13 @@ let benchmarks: @Sendable () -> Void = {
 
     // The provider's own work, I/O excluded: a stub session answering at once, decoding a small JSON.
     let body = Data(#"{"title":"Wonka","year":2023}"#.utf8)
-    let stubbed = NetworkProvider(
-        session: StubSession { request in
-            (body, try StubSession.makeResponse(for: request, status: 200))
-        })
+    // The stub answers with one prebuilt response, so only the provider's own work is measured.
+    guard
+        let prebuilt = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])
+    else {
+        fatalError("HTTPURLResponse could not be built for \(url)")
+    }
+    let stubbed = NetworkProvider(session: StubSession { _ in (body, prebuilt) })
     let decoded = Endpoint<Movie>(baseURL: server.baseURL, path: "json")
     let decoder = JSONDecoder()
     let overhead = Benchmark.Configuration(

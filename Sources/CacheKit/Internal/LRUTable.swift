@@ -39,27 +39,6 @@ struct LRUTable<Key: Hashable, Payload> {
         return slots[index].payload
     }
 
-    /// Marks `key` as the most recently used and returns its slot, for ``payload(at:)`` and
-    /// ``setPayload(_:at:)``. Closure-free, so it specializes fully in clients' hot paths.
-    @inlinable
-    mutating func touch(_ key: Key) -> Int? {
-        guard let index = indexByKey[key] else { return nil }
-        moveToNewest(index)
-        return index
-    }
-
-    /// The payload in `slot` (from ``touch(_:)``).
-    @inlinable
-    func payload(at slot: Int) -> Payload {
-        slots[slot].payload
-    }
-
-    /// Replaces the payload in `slot` (from ``touch(_:)``).
-    @inlinable
-    mutating func setPayload(_ payload: Payload, at slot: Int) {
-        slots[slot].payload = payload
-    }
-
     /// Marks `key` as the most recently used and lets `body` read or change its payload.
     @inlinable
     mutating func access<Result>(_ key: Key, _ body: (inout Payload) -> Result) -> Result? {

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Turns `swift package benchmark --format markdown` output into the tables of Docs/Performance.md.
+
+usage: swift package --package-path Benchmarks benchmark --format markdown > run.md
+       python3 Benchmarks/Scripts/summarize.py run.md
+Prints the medians (p50) of every benchmark and each goal of issue #7, marked met or missed, all
+computed from that one run.
+"""
+import re
+import sys
+
+UNITS = {"ns": 1, "μs": 1_000, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000}
+
+
+def parse(path):
+    results, name = {}, None
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("### "):
+            name = line[4:].strip()
+            results[name] = {}
+        elif name and line.startswith("| "):
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            label, p50 = cells[0], cells[2] if len(cells) > 2 else ""
+            if not re.fullmatch(r"[0-9]+", p50 or ""):
+                continue
+            if label.startswith("Time (wall clock)"):
+                unit = re.search(r"\((ns|μs|us|ms|s)\)", label).group(1)
+                results[name]["ns"] = int(p50) * UNITS[unit]
+            elif label.startswith("Malloc (total)"):
+                results[name]["mallocs"] = int(p50)
+            elif label.startswith("Throughput"):
+                results[name]["per_second"] = int(p50)
+    return results
+
+
+def show_time(ns):
+    if ns >= 1_000_000:
+        return f"{ns / 1_000_000:.1f} ms"
+    if ns >= 1_000:
+        return f"{ns / 1_000:.1f} µs"
+    return f"{ns} ns"
+
+
+def main():
+    r = parse(sys.argv[1])
+    t = lambda name: r[name]["ns"]
+    print("| benchmark | median time | mallocs |")
+    print("|---|---:|---:|")
+    for name, values in r.items():
+        if "ns" in values:
+            print(f"| {name} | {show_time(values['ns'])} | {values.get('mallocs', '-')} |")
+    goals = []
+
+    def goal(module, operation, text, measured, met):
+        goals.append((module, operation, text, measured, "met" if met else "**missed**"))
+
+    s, sw, floor = t("DIKit resolve singleton"), t("Swinject resolve singleton"), t("Locked dictionary lookup (floor)")
+    goal("DIKit", "resolve singleton", "≥ 20x faster than Swinject", f"{sw / s:.1f}x", sw / s >= 20)
+    goal("DIKit", "resolve singleton", "≤ 3x a locked Dictionary lookup", f"{s / floor:.2f}x", s / floor <= 3)
+    tr, swt = t("DIKit resolve transient"), t("Swinject resolve transient")
+    goal("DIKit", "resolve transient", "≥ 10x faster than Swinject", f"{swt / tr:.1f}x", swt / tr >= 10)
+    one, cvs = t("Observable set, 1 subscriber(s)"), t("CurrentValueSubject send, 1 subscriber(s)")
+    allocs = r["Observable set, 1 subscriber(s)"].get("mallocs", 0)
+    goal("Binding", "set, 1 subscriber", "≤ 0.5x OpenCombine send; no allocation",
+         f"{one / cvs:.2f}x, {allocs} mallocs", one / cvs <= 0.5 and allocs == 0)
+    ten, hundred = t("Observable set, 10 subscriber(s)"), t("Observable set, 100 subscriber(s)")
+    per10, per100 = (ten - one) / 9, (hundred - one) / 99
+    goal("Binding", "set, 100 subscribers", "linear in subscribers",
+         f"{per10:.0f} ns vs {per100:.0f} ns per extra subscriber (10 vs 100)", per100 <= 1.5 * per10)
+    for size in ["1000", "100000", "1000000"]:
+        name = f"Memory hit, {size} entries"
+        if f"{name}: MemoryStorage" not in r:
+            continue
+        m, d, n = t(f"{name}: MemoryStorage"), t(f"{name}: locked Dictionary"), t(f"{name}: NSCache")
+        goal("CacheKit memory", f"hit, {int(size):,} entries", "≤ 1.5x locked Dictionary", f"{m / d:.2f}x", m / d <= 1.5)
+        goal("CacheKit memory", f"hit, {int(size):,} entries", "≥ 4x faster than NSCache", f"{n / m:.1f}x", n / m >= 4)
+    stores = [t(f"Memory store with eviction, {size} entries: MemoryStorage") for size in ["1000", "100000", "1000000"]
+              if f"Memory store with eviction, {size} entries: MemoryStorage" in r]
+    goal("CacheKit memory", "store with eviction", "flat from 1k to 1M entries",
+         " → ".join(show_time(value) for value in stores), max(stores) <= 2 * min(stores))
+    for size in ["4 KB", "1 MB"]:
+        ds, raw = t(f"Disk store {size}: DiskStorage"), t(f"Disk store {size}: Data.write atomic")
+        goal("CacheKit disk", f"{size} store", "≤ 1.5x raw atomic write", f"{ds / raw:.2f}x", ds / raw <= 1.5)
+        dh, rh = t(f"Disk hit {size}: DiskStorage"), t(f"Disk hit {size}: Data(contentsOf:)")
+        goal("CacheKit disk", f"{size} hit", "≤ 1.5x raw read", f"{dh / rh:.2f}x", dh / rh <= 1.5)
+    small, large = t("Disk store at 1000 entries: DiskStorage"), t("Disk store at 100000 entries: DiskStorage")
+    goal("CacheKit disk", "per-store cost", "flat from 1k to 100k entries",
+         f"{show_time(small)} → {show_time(large)}", large <= 1.5 * small)
+    opening = [name for name in r if name.startswith("Disk open")]
+    if opening:
+        goal("CacheKit disk", opening[0].split(":")[0].replace("Disk ", ""), "≤ 150 ms",
+             show_time(t(opening[0])), t(opening[0]) <= 150_000_000)
+    for kind in ["sequential", "8 concurrent"]:
+        provider = r[f"GET {kind}: NetworkProvider"]["per_second"]
+        session = r[f"GET {kind}: URLSession"]["per_second"]
+        goal("NetworkLayer", f"GET {kind}", "≥ 0.95x URLSession's requests/s", f"{provider / session:.2f}x",
+             provider / session >= 0.95)
+    overhead = t("Decode: NetworkProvider over a stub session") - t("Decode: raw JSONDecoder")
+    goal("NetworkLayer", "per-request overhead, I/O excluded", "< 20 µs", show_time(overhead), overhead < 20_000)
+    print("\n| module | operation | goal | measured | |")
+    print("|---|---|---|---|---|")
+    for row in goals:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()

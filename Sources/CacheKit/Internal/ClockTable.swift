@@ -1,0 +1,178 @@
+/// The memory tier's table: a dictionary whose values carry the payload, plus recency links kept apart
+/// and used only when storing and evicting. Eviction follows CLOCK ("second chance"), an approximation
+/// of least-recently-used order.
+///
+/// A hit is one hashed probe: it reads the payload and sets a "referenced" mark in the same dictionary
+/// entry, touching no other memory. Eviction starts at the oldest link; an entry marked since it was
+/// last passed over is unmarked and moved to the newest end instead of being evicted, so an entry read
+/// at least once per pass through the table stays. Amortised O(1) everywhere; nothing allocates once
+/// the table has grown. Not thread-safe: its owner locks.
+@usableFromInline
+struct ClockTable<Key: Hashable, Payload> {
+    @usableFromInline
+    struct Item {
+        @usableFromInline var payload: Payload
+        @usableFromInline var link: Int
+        @usableFromInline var isReferenced: Bool
+
+        @inlinable
+        init(payload: Payload, link: Int) {
+            self.payload = payload
+            self.link = link
+            self.isReferenced = false
+        }
+    }
+
+    @usableFromInline
+    struct Link {
+        @usableFromInline var key: Key?
+        @usableFromInline var newer: Int
+        @usableFromInline var older: Int
+
+        @inlinable
+        init(key: Key?, newer: Int, older: Int) {
+            self.key = key
+            self.newer = newer
+            self.older = older
+        }
+    }
+
+    /// A found entry's position, valid until the table is next inserted into or removed from.
+    @usableFromInline typealias Position = Dictionary<Key, Item>.Index
+
+    @usableFromInline var items: [Key: Item] = [:]
+    @usableFromInline var links: [Link] = []
+    @usableFromInline var freeLinks: [Int] = []
+    @usableFromInline var newest = -1
+    @usableFromInline var oldest = -1
+
+    @inlinable init() {}
+
+    @inlinable var count: Int { items.count }
+
+    /// The payload for `key`, without marking it.
+    @inlinable
+    func peek(_ key: Key) -> Payload? {
+        items[key]?.payload
+    }
+
+    /// Finds `key` and marks it as used (a hit).
+    @inlinable
+    mutating func markReferenced(_ key: Key) -> Position? {
+        guard let position = items.index(forKey: key) else { return nil }
+        items.values[position].isReferenced = true
+        return position
+    }
+
+    @inlinable
+    func payload(at position: Position) -> Payload {
+        items.values[position].payload
+    }
+
+    @inlinable
+    mutating func setPayload(_ payload: Payload, at position: Position) {
+        items.values[position].payload = payload
+    }
+
+    /// Inserts or replaces `key` as the newest, unmarked entry. Returns the replaced payload.
+    @inlinable
+    @discardableResult
+    mutating func insert(_ payload: Payload, forKey key: Key) -> Payload? {
+        if let position = items.index(forKey: key) {
+            let old = items.values[position].payload
+            items.values[position].payload = payload
+            items.values[position].isReferenced = false
+            moveToNewest(items.values[position].link)
+            return old
+        }
+        let link: Int
+        if let free = freeLinks.popLast() {
+            link = free
+            links[link] = Link(key: key, newer: -1, older: newest)
+        } else {
+            link = links.count
+            links.append(Link(key: key, newer: -1, older: newest))
+        }
+        if newest >= 0 { links[newest].newer = link }
+        newest = link
+        if oldest < 0 { oldest = link }
+        items[key] = Item(payload: payload, link: link)
+        return nil
+    }
+
+    /// Removes `key` and returns its payload.
+    @inlinable
+    @discardableResult
+    mutating func remove(_ key: Key) -> Payload? {
+        guard let item = items.removeValue(forKey: key) else { return nil }
+        unlink(item.link)
+        links[item.link].key = nil
+        freeLinks.append(item.link)
+        return item.payload
+    }
+
+    /// Removes the oldest entry not marked since it was last passed over; marked entries met on the way
+    /// are unmarked and moved to the newest end.
+    @inlinable
+    mutating func removeLeastRecentlyUsed() -> (key: Key, payload: Payload)? {
+        while oldest >= 0 {
+            let link = oldest
+            guard let key = links[link].key, let position = items.index(forKey: key) else { return nil }
+            if items.values[position].isReferenced {
+                items.values[position].isReferenced = false
+                moveToNewest(link)
+                continue
+            }
+            guard let payload = remove(key) else { return nil }
+            return (key, payload)
+        }
+        return nil
+    }
+
+    /// The keys whose payloads satisfy `predicate`. O(n).
+    @inlinable
+    func keys(where predicate: (Payload) -> Bool) -> [Key] {
+        items.compactMap { predicate($0.value.payload) ? $0.key : nil }
+    }
+
+    /// Every key, from the newest link to the oldest. O(n).
+    @inlinable
+    var keysNewestFirst: [Key] {
+        var result: [Key] = []
+        result.reserveCapacity(count)
+        var link = newest
+        while link >= 0 {
+            if let key = links[link].key { result.append(key) }
+            link = links[link].older
+        }
+        return result
+    }
+
+    @inlinable
+    mutating func removeAll() {
+        self = ClockTable()
+    }
+
+    @inlinable
+    mutating func moveToNewest(_ link: Int) {
+        guard link != newest else { return }
+        unlink(link)
+        links[link].older = newest
+        links[link].newer = -1
+        if newest >= 0 { links[newest].newer = link }
+        newest = link
+        if oldest < 0 { oldest = link }
+    }
+
+    @inlinable
+    mutating func unlink(_ link: Int) {
+        let newer = links[link].newer
+        let older = links[link].older
+        if newer >= 0 { links[newer].older = older } else { newest = older }
+        if older >= 0 { links[older].newer = newer } else { oldest = newer }
+    }
+}
+
+extension ClockTable: Sendable where Key: Sendable, Payload: Sendable {}
+extension ClockTable.Item: Sendable where Key: Sendable, Payload: Sendable {}
+extension ClockTable.Link: Sendable where Key: Sendable, Payload: Sendable {}
