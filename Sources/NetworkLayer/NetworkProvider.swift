@@ -107,6 +107,12 @@ public final class NetworkProvider: Sendable {
         _ request: URLRequest, context: RequestContext, timeout: Duration
     ) async throws -> (Data, HTTPURLResponse) {
         let transport: NetworkMiddleware.Next = { [session, configuration, coalescer] request in
+            if let urlSession = session as? URLSession,
+                !(configuration.coalescesIdenticalGETs && request.httpMethod == "GET")
+            {
+                return try await Timeout.dataTask(
+                    request, on: urlSession, after: timeout, clock: configuration.clock)
+            }
             let send: @Sendable () async throws -> (Data, HTTPURLResponse) =
                 if configuration.coalescesIdenticalGETs, request.httpMethod == "GET" {
                     { try await coalescer.response(for: request, from: session) }

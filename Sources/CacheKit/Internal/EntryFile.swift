@@ -69,10 +69,10 @@ enum EntryFile {
             let trailer = decodeTrailer(file.suffix(trailerSize), fileSize: file.count)
         else { return nil }
         let start = file.startIndex
-        let payload = file[start..<start + trailer.payloadLength]
         let keyBytes = file[start + trailer.payloadLength..<start + trailer.payloadLength + trailer.keyLength]
         guard let key = String(data: keyBytes, encoding: .utf8) else { return nil }
-        return (key, Data(payload), trailer)
+        // A prefix of a Data shares its storage: the payload is not copied.
+        return (key, file.prefix(trailer.payloadLength), trailer)
     }
 
     private static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to data: inout Data) {

@@ -43,27 +43,25 @@ enum POSIXFile {
             size: Int(info.st_size), modified: modified, isRegularFile: (info.st_mode & S_IFMT) == S_IFREG)
     }
 
-    /// Reads `count` bytes at `offset`, or fewer at the end of the file.
+    /// Reads `count` bytes at `offset`, or fewer at the end of the file, into a buffer that is neither
+    /// zero-filled first nor copied afterwards.
     static func read(_ descriptor: Int32, count: Int, at offset: Int) throws(Failure) -> Data {
-        var data = Data(count: count)
+        guard count > 0 else { return Data() }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
         var done = 0
-        var failure: Failure?
-        data.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while done < count {
-                let read = pread(descriptor, base + done, count - done, off_t(offset + done))
-                if read < 0 {
-                    if errno == EINTR { continue }
-                    failure = .current
-                    return
-                }
-                if read == 0 { break }
-                done += read
+        while done < count {
+            let read = pread(descriptor, base + done, count - done, off_t(offset + done))
+            if read < 0 {
+                if errno == EINTR { continue }
+                let failure = Failure.current
+                base.deallocate()
+                throw failure
             }
+            if read == 0 { break }
+            done += read
         }
-        if let failure { throw failure }
-        if done < count { data.removeSubrange(done..<count) }
-        return data
+        return Data(
+            bytesNoCopy: base, count: done, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     static func write(_ descriptor: Int32, _ data: Data, at offset: Int) throws(Failure) {

@@ -43,9 +43,9 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     /// The singleton once made, or a registered instance. Guarded by `ownerLock`.
     @usableFromInline var shared: Service?
     /// The weak-scoped object once made. Guarded by `ownerLock`.
-    var weakShared = WeakObject()
+    @usableFromInline var weakShared = WeakObject()
     /// Serialises the first creation of a shared instance, so it happens exactly once.
-    let creationGate = Lock()
+    @usableFromInline let creationGate = Lock()
 
     @usableFromInline
     init(
@@ -123,7 +123,8 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
         }
     }
 
-    private func sharedInstance() -> Service? {
+    @usableFromInline
+    func sharedInstance() -> Service? {
         ownerLock.withLock {
             if let shared { return shared }
             return weakShared.object as? Service
@@ -147,7 +148,8 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     }
 
     /// Runs the factory in a new frame on this thread's resolution path.
-    private func make(
+    @inlinable
+    func make(
         _ arguments: Arguments, resolvingFrom container: Container,
         parent: UnsafeMutablePointer<ResolutionFrame>?
     ) throws(ResolutionError) -> Service {
@@ -162,20 +164,29 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
                 // Already carries its own path: pass it up unchanged, never wrapped twice.
                 throw error
             } catch {
-                throw ResolutionError(
-                    reason: .factoryFailed(error), service: description.service, name: description.name,
-                    arguments: description.arguments, path: ResolutionFrames.path(from: pointer),
-                    closeMatches: [])
+                throw factoryFailure(error, at: pointer)
             }
         }
+    }
+
+    @usableFromInline
+    func factoryFailure(_ error: any Error, at frame: UnsafeMutablePointer<ResolutionFrame>)
+        -> ResolutionError
+    {
+        ResolutionError(
+            reason: .factoryFailed(error), service: description.service, name: description.name,
+            arguments: description.arguments, path: ResolutionFrames.path(from: frame), closeMatches: [])
     }
 }
 
 /// A weak reference to an object made by a factory.
+@usableFromInline
 struct WeakObject {
-    weak var object: AnyObject?
+    @usableFromInline weak var object: AnyObject?
 
+    @usableFromInline
     init() {}
 
+    @usableFromInline
     init(_ object: AnyObject) { self.object = object }
 }

@@ -1,4 +1,9 @@
 import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Races an operation against a deadline, without relying on the transport to honour its own timeout
 /// (URLSession on Linux truncates sub-second timeouts and ignores them for custom protocols).
@@ -10,36 +15,96 @@ import Dispatch
 /// 10 µs on Linux, a sleeping task about 5 µs, a sweeper entry well under 1 µs); an injected clock, as
 /// in tests, is slept on by a task instead.
 enum Timeout {
+    /// Stops an operation that is still running.
+    typealias Cancel = @Sendable () -> Void
+
+    /// Runs `operation` in a task of its own, racing `timeout`.
     static func run<Result: Sendable>(
         after timeout: Duration,
         clock: any Clock<Duration>,
         operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        let race = Race<Result>()
-        let work = Task {
-            do {
-                race.finish(with: .success(try await operation()))
-            } catch {
-                race.finish(with: .failure(error))
+        try await race(after: timeout, clock: clock) { finish in
+            let work = startTask {
+                do {
+                    finish(.success(try await operation()))
+                } catch {
+                    finish(.failure(error))
+                }
             }
+            return { work.cancel() }
         }
+    }
+
+    /// Races an operation that reports its outcome through `finish` and can be stopped through the
+    /// `Cancel` it returns. URLSession's data tasks run this way with no Swift task of their own, so a
+    /// request costs no more thread hops than `data(for:)`.
+    static func race<Result: Sendable>(
+        after timeout: Duration,
+        clock: any Clock<Duration>,
+        start: (@escaping @Sendable (Swift.Result<Result, any Error>) -> Void) -> Cancel
+    ) async throws -> Result {
+        let race = Race<Result>()
+        let cancel = start { race.finish(with: $0) }
+        race.setOnTimeout(cancel)
         if clock is ContinuousClock {
-            DeadlineSweeper.shared.watch(race, expiringAfter: timeout) {
-                race.timeOut(timeout, cancelling: work)
-            }
+            DeadlineSweeper.shared.watch(race, expiringAfter: timeout) { race.timeOut(timeout) }
         } else {
             let timer = Task {
                 guard (try? await clock.sleep(for: timeout, tolerance: nil)) != nil else { return }
-                race.timeOut(timeout, cancelling: work)
+                race.timeOut(timeout)
             }
             race.setDeadline(DeadlineTimer { timer.cancel() })
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { race.attach($0) }
         } onCancel: {
-            work.cancel()
+            cancel()
         }
     }
+
+    /// Sends `request` with a URLSession data task, racing `timeout`.
+    static func dataTask(
+        _ request: URLRequest, on session: URLSession, after timeout: Duration, clock: any Clock<Duration>
+    ) async throws -> (Data, HTTPURLResponse) {
+        try await race(after: timeout, clock: clock) { finish in
+            let task = session.dataTask(with: request) { data, response, error in
+                if let error {
+                    finish(.failure(error))
+                } else if let http = response as? HTTPURLResponse {
+                    finish(.success((data ?? Data(), http)))
+                } else {
+                    finish(.failure(URLError(.badServerResponse)))
+                }
+            }
+            task.resume()
+            let handle = DataTaskHandle(task: task)
+            return { handle.cancel() }
+        }
+    }
+}
+
+/// Lets a data task be cancelled from any thread.
+struct DataTaskHandle: @unchecked Sendable {
+    // @unchecked Sendable: only `cancel()` is called through it, which URLSessionTask documents as
+    // thread-safe; FoundationNetworking does not annotate the class `Sendable`.
+    let task: URLSessionDataTask
+
+    func cancel() {
+        task.cancel()
+    }
+}
+
+/// Starts `body` in a task of its own. Where the toolchain has `Task.immediate` (Swift 6.2), the task
+/// begins on the caller's thread and runs until its first suspension, which saves a thread hop per
+/// request; otherwise it is scheduled like any task.
+func startTask(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    #if compiler(>=6.2)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return Task.immediate { await body() }
+        }
+    #endif
+    return Task { await body() }
 }
 
 /// The shared state of one race: the caller's continuation, the first outcome, and the deadline to
@@ -50,6 +115,7 @@ final class Race<Value: Sendable>: Sendable {
         var outcome: Result<Value, any Error>?
         var isDecided = false
         var deadline: DeadlineTimer?
+        var onTimeout: Timeout.Cancel?
     }
 
     private let state = Locked(State())
@@ -70,7 +136,10 @@ final class Race<Value: Sendable>: Sendable {
             let continuation = state.continuation
             if continuation == nil { state.outcome = result }
             state.continuation = nil
-            defer { state.deadline = nil }
+            defer {
+                state.deadline = nil
+                state.onTimeout = nil
+            }
             return (true, continuation, state.deadline)
         }
         deadline?.cancel()
@@ -78,8 +147,15 @@ final class Race<Value: Sendable>: Sendable {
         return decided
     }
 
-    func timeOut(_ timeout: Duration, cancelling work: Task<Void, Never>) {
-        if finish(with: .failure(NetworkError.timedOut(timeout))) { work.cancel() }
+    /// Decides the race as timed out, and stops the operation, unless it was already decided.
+    func timeOut(_ timeout: Duration) {
+        let cancel = state.withLock { $0.onTimeout }
+        if finish(with: .failure(NetworkError.timedOut(timeout))) { cancel?() }
+    }
+
+    /// How to stop the operation when the deadline wins.
+    func setOnTimeout(_ cancel: @escaping Timeout.Cancel) {
+        state.withLock { $0.onTimeout = cancel }
     }
 
     /// Gives the race the caller's continuation; resumes it at once if the race is already decided.
