@@ -40,6 +40,8 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     private let diskQueue: DispatchQueue
     private let loads = Locked<[String: Task<Value, any Error>]>([:])
     private let loadWaiters = Locked(0)
+    /// A test hook run between a miss and joining the in-flight loads; `nil` outside tests.
+    private let beforeJoiningLoad = Locked<(@Sendable (String) async -> Void)?>(nil)
 
     /// Creates a cache from two storages you configured.
     /// - Parameters:
@@ -119,22 +121,38 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
         forKey key: String,
         orLoad load: @escaping @Sendable () async throws -> Value
     ) async throws -> CachedValue<Value> {
-        if let cached = await lookup(forKey: key) { return cached }
-        let task = loads.withLock { loads -> Task<Value, any Error> in
-            loadWaiters.withLock { $0 += 1 }
-            if let running = loads[key] { return running }
-            let task = Task {
-                defer { self.loads.withLock { _ = $0.removeValue(forKey: key) } }
-                let value = try await load()
-                memory.store(value, forKey: key)
-                try? await self.storeOnDisk(value, forKey: key, expiration: nil)
-                return value
+        while true {
+            if let cached = await lookup(forKey: key) { return cached }
+            if let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
+            let joined = loads.withLock { loads -> Task<Value, any Error>? in
+                if let running = loads[key] {
+                    loadWaiters.withLock { $0 += 1 }
+                    return running
+                }
+                // A load that finished after our miss stored its value before leaving `loads`: look again
+                // rather than load twice.
+                if memory.contains(key) { return nil }
+                loadWaiters.withLock { $0 += 1 }
+                let task = Task {
+                    defer { self.loads.withLock { _ = $0.removeValue(forKey: key) } }
+                    let value = try await load()
+                    memory.store(value, forKey: key)
+                    try? await self.storeOnDisk(value, forKey: key, expiration: nil)
+                    return value
+                }
+                loads[key] = task
+                return task
             }
-            loads[key] = task
-            return task
+            guard let task = joined else { continue }
+            defer { loadWaiters.withLock { $0 -= 1 } }
+            return CachedValue(value: try await task.value, source: .loader)
         }
-        defer { loadWaiters.withLock { $0 -= 1 } }
-        return CachedValue(value: try await task.value, source: .loader)
+    }
+
+    /// Runs `hook` in every `lookup(forKey:orLoad:)` between its miss and joining the in-flight loads, so
+    /// a test can hold a caller in that window.
+    func setBeforeJoiningLoad(_ hook: (@Sendable (String) async -> Void)?) {
+        beforeJoiningLoad.withLock { $0 = hook }
     }
 
     /// How many callers are waiting for a load right now; lets tests start a load only once every

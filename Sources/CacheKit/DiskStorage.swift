@@ -76,7 +76,7 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     }
 
     private struct State: Sendable {
-        var index: LRUTable<String, IndexEntry>?
+        var index: ClockTable<String, IndexEntry>?
         var totalSize = 0
         var statistics = CacheStatistics()
         var nextGeneration: UInt64 = 0
@@ -193,7 +193,9 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         name: String, key: String, extending: ExpirationExtending, now: Date,
         state: inout State, events: inout [CacheEvent]
     ) -> (Data, UInt64)? {
-        guard ensureIndex(&state), let entry = state.index?.access(name, { $0 }) else {
+        guard ensureIndex(&state), let position = state.index?.touch(name),
+            let entry = state.index?.payload(at: position)
+        else {
             state.statistics.misses += 1
             events.append(.miss(.disk, key: key))
             return nil
@@ -218,7 +220,9 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
                 if let renewed {
                     let offset = file.count - EntryFile.deadlineOffsetFromEnd
                     try POSIXFile.write(descriptor, EntryFile.encode(renewed), at: offset)
-                    state.index?.access(name) { $0.expiration = renewed }
+                    var renewedEntry = entry
+                    renewedEntry.expiration = renewed
+                    state.index?.insert(renewedEntry, forKey: name)
                 }
                 try? POSIXFile.setTimes(descriptor, to: seconds)
                 state.statistics.hits += 1
@@ -301,8 +305,10 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         else { return }
         let countTarget = Int(Double(configuration.countLimit) * configuration.trimRatio)
         let sizeTarget = Int(Double(configuration.sizeLimit) * configuration.trimRatio)
-        while let index = state.index, index.count > countTarget || state.totalSize > sizeTarget,
-            let oldest = index.oldestEntry
+        // Read the table through `state.index` each time: binding it to a local would keep a second
+        // reference, and every removal would then copy the whole table.
+        while (state.index?.count ?? 0) > countTarget || state.totalSize > sizeTarget,
+            let oldest = state.index?.oldestEntry
         {
             removeEntry(name: oldest.key, state: &state)
             state.statistics.evictions += 1
@@ -346,7 +352,7 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
                         reason: .fileSystem(code: error.code, message: error.message))
                 }
             }
-            state.index = LRUTable()
+            state.index = ClockTable()
             state.totalSize = 0
         }
     }
@@ -358,8 +364,9 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         let seconds = clock.now().timeIntervalSince1970
         var events: [CacheEvent] = []
         let removed = state.withLock { state -> Int in
-            guard ensureIndex(&state), let index = state.index else { return 0 }
-            let expired = index.keys { $0.expiration.isExpired(at: seconds) }
+            guard ensureIndex(&state),
+                let expired = state.index?.keys(where: { $0.expiration.isExpired(at: seconds) })
+            else { return 0 }
             for name in expired {
                 removeEntry(name: name, state: &state)
                 if configuration.onEvent != nil { events.append(.expired(.disk, key: name)) }
@@ -425,7 +432,7 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
             }
         }
         found.sort { $0.lastAccess < $1.lastAccess }
-        var index = LRUTable<String, IndexEntry>()
+        var index = ClockTable<String, IndexEntry>()
         var total = 0
         for item in found {
             index.insert(item.entry, forKey: item.name)

@@ -110,6 +110,37 @@ struct CacheTests {
         #expect(cache.disk.value(forKey: "k") == "poster")
     }
 
+    @Test func aLoadThatFinishesBetweenAMissAndJoiningIsNotRepeated() async throws {
+        // Given a first caller held just after its miss, before it joins the in-flight loads
+        let cache = try makeCache()
+        let loads = EventLog()
+        let load: @Sendable () async throws -> String = {
+            loads.record(.miss(.memory, key: "k"))
+            return "v"
+        }
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let (release, releasing) = AsyncStream<Void>.makeStream()
+        let calls = EventLog()
+        cache.setBeforeJoiningLoad { _ in
+            calls.record(.hit(.memory, key: "hook"))
+            guard calls.all.count == 1 else { return }
+            holding.yield()
+            for await _ in release { break }
+        }
+        let first = Task { try await cache.lookup(forKey: "k", orLoad: load) }
+        var heldIterator = held.makeAsyncIterator()
+        _ = await heldIterator.next()
+        // When a second caller misses, loads and finishes while the first is held
+        let second = try await cache.lookup(forKey: "k", orLoad: load)
+        releasing.yield()
+        let firstResult = try await first.value
+        // Then the first caller finds the loaded value instead of loading again
+        #expect(second.source == .loader)
+        #expect(firstResult.value == "v")
+        #expect(firstResult.source == .memory)
+        #expect(loads.all.count == 1)
+    }
+
     @Test func aFailedLoadReachesEveryCallerAndCachesNothing() async throws {
         // Given
         struct Offline: Error {}
