@@ -13,14 +13,20 @@ UNITS = {"ns": 1, "μs": 1_000, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000
 
 
 def parse(path):
-    results, name = {}, None
+    """Each benchmark's medians, read from the p50 column, found by its header name."""
+    results, name, median_column = {}, None, None
     for line in open(path, encoding="utf-8"):
         if line.startswith("### "):
             name = line[4:].strip()
             results[name] = {}
         elif name and line.startswith("| "):
             cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-            label, p50 = cells[0], cells[2] if len(cells) > 2 else ""
+            if cells[0] == "Metric":
+                median_column = cells.index("p50")
+                continue
+            if median_column is None or len(cells) <= median_column:
+                continue
+            label, p50 = cells[0], cells[median_column]
             if not re.fullmatch(r"[0-9]+", p50 or ""):
                 continue
             if label.startswith("Time (wall clock)"):

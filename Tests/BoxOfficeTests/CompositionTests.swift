@@ -34,6 +34,12 @@ struct CompositionTests {
             CompositionRoot.defaultDay(environment: live, demoData: try demo, now: now) == day("2026-11-21"))
     }
 
+    @Test func defaultBaseURLsAreValid() {
+        #expect(
+            KobisAPI.defaultBaseURL.absoluteString == "https://www.kobis.or.kr/kobisopenapi/webservice/rest")
+        #expect(KakaoAPI.defaultBaseURL.host == "dapi.kakao.com")
+    }
+
     @Test func aMalformedBaseURLIsAConfigurationErrorNamingTheVariable() {
         // When
         let thrown = #expect(throws: ConfigurationError.self) {
