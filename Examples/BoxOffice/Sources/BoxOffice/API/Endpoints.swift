@@ -7,8 +7,8 @@ import NetworkLayer
 
 /// The KOBIS Open API's endpoints: one base URL and key, two response types.
 public struct KobisAPI: Sendable {
-    /// `https://www.kobis.or.kr/kobisopenapi/webservice/rest`.
     // A constant, valid URL literal (not caller input); `defaultBaseURLsAreValid` pins it in a test.
+    /// `https://www.kobis.or.kr/kobisopenapi/webservice/rest`.
     public static let defaultBaseURL = URL(string: "https://www.kobis.or.kr/kobisopenapi/webservice/rest")!
 
     let group: EndpointGroup
@@ -36,8 +36,8 @@ public struct KobisAPI: Sendable {
 
 /// Kakao's image search, and poster downloads.
 public struct KakaoAPI: Sendable {
-    /// `https://dapi.kakao.com`.
     // A constant, valid URL literal (not caller input); `defaultBaseURLsAreValid` pins it in a test.
+    /// `https://dapi.kakao.com`.
     public static let defaultBaseURL = URL(string: "https://dapi.kakao.com")!
 
     let group: EndpointGroup
