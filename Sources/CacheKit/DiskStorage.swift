@@ -210,13 +210,18 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         }
         let renewed = entry.expiration.extended(by: extending, now: now)
         let path = path(of: name)
-        let file: Data
         do throws(POSIXFile.Failure) {
             let descriptor = try POSIXFile.openForReading(path, writable: true)
             defer { close(descriptor) }
             let status = try POSIXFile.status(descriptor)
-            file = try POSIXFile.read(descriptor, count: status.size, at: 0)
-            if let decoded = EntryFile.decode(file), decoded.key == key {
+            let file = try POSIXFile.read(descriptor, count: status.size, at: 0)
+            if let decoded = EntryFile.decode(file) {
+                guard decoded.key == key else {
+                    // Another key with the same hash owns this file: a miss, and the file stays.
+                    state.statistics.misses += 1
+                    events.append(.miss(.disk, key: key))
+                    return nil
+                }
                 if let renewed {
                     let offset = file.count - EntryFile.deadlineOffsetFromEnd
                     try POSIXFile.write(descriptor, EntryFile.encode(renewed), at: offset)
@@ -228,12 +233,6 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
                 state.statistics.hits += 1
                 events.append(.hit(.disk, key: key))
                 return (decoded.payload, entry.generation)
-            } else if let decoded = EntryFile.decode(file) {
-                // Another key with the same hash owns this file: a miss, and the file stays.
-                _ = decoded
-                state.statistics.misses += 1
-                events.append(.miss(.disk, key: key))
-                return nil
             }
             removeEntry(name: name, state: &state)
             events.append(.removedCorruptEntry(key: key, path: path, reason: "not a valid cache entry file"))

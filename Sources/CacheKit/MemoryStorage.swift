@@ -10,15 +10,16 @@ import Foundation
 /// let cached = posters.value(forKey: url.absoluteString)
 /// ```
 ///
-/// It is its own O(1) LRU rather than `NSCache`, which on Linux evicts the newest entry first and never
+/// It is its own O(1) table with CLOCK ("second chance") eviction, an approximation of least recently
+/// used order, rather than `NSCache`, which on Linux evicts the newest entry first and never
 /// refreshes on reads (see Docs/CacheKit.md). An expired entry is never returned; a periodic sweep
 /// removes expired entries that nobody reads.
 public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// How a ``MemoryStorage`` behaves. Every property has a default.
     public struct Configuration: Sendable {
-        /// The most entries kept; the least recently used go first. `Int.max` (no limit) by default.
+        /// The most entries kept; entries not read since the last eviction pass go first. `Int.max` (no limit) by default.
         public var countLimit: Int
-        /// The most total cost kept; the least recently used go first. `Int.max` (no limit) by default.
+        /// The most total cost kept; entries not read since the last eviction pass go first. `Int.max` (no limit) by default.
         /// A single value costing more than this is not stored at all.
         public var totalCostLimit: Int
         /// The expiration of an entry stored without one. 5 minutes by default.
@@ -175,8 +176,8 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     // MARK: - Writing
 
-    /// Stores `value` for `key`, replacing any earlier value, then evicts least recently used entries
-    /// until the count and cost limits hold.
+    /// Stores `value` for `key`, replacing any earlier value, then evicts until the count and cost limits
+    /// hold, oldest first, giving an entry read since the last pass a second chance.
     ///
     /// A value whose cost alone exceeds ``Configuration/totalCostLimit`` is not stored (and any older
     /// value for the key is removed), rather than emptying the whole cache for it.
@@ -273,7 +274,8 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         state.withLock { $0.statistics }
     }
 
-    /// The keys held, most recently used first.
+    /// The keys held, most recently stored or given a second chance first (an approximation of most
+    /// recently used first: a read marks an entry but does not move it).
     public var keys: [Key] {
         state.withLock { $0.table.keysNewestFirst }
     }
@@ -298,7 +300,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
     #endif
 
-    /// Evicts least recently used entries until at most `count` remain. Use it to answer a
+    /// Evicts entries, in the same CLOCK order as the limits do, until at most `count` remain. Use it to answer a
     /// memory-pressure signal on platforms without one built in (Linux).
     /// - Parameter count: The number of entries to keep.
     public func trim(toCount count: Int) {

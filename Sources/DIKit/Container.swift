@@ -151,7 +151,8 @@ public final class Container: Resolving, Sendable {
     }
 
     /// Keeps every registration but drops the singleton and weak instances made so far, so the next
-    /// resolve makes new ones. Ready-made instances registered with `instance:` are dropped too.
+    /// resolve makes new ones. Ready-made instances registered with `instance:` are kept: they are part
+    /// of their registration.
     public func releaseInstances() {
         for registration in lock.withLock({ Array(registrations.values) }) {
             registration.releaseInstances()

@@ -107,14 +107,13 @@ public final class NetworkProvider: Sendable {
         _ request: URLRequest, context: RequestContext, timeout: Duration
     ) async throws -> (Data, HTTPURLResponse) {
         let transport: NetworkMiddleware.Next = { [session, configuration, coalescer] request in
-            if let urlSession = session as? URLSession,
-                !(configuration.coalescesIdenticalGETs && request.httpMethod == "GET")
-            {
+            let coalesces = configuration.coalescesIdenticalGETs && request.httpMethod == "GET"
+            if !coalesces, let urlSession = session as? URLSession {
                 return try await Timeout.dataTask(
                     request, on: urlSession, after: timeout, clock: configuration.clock)
             }
             let send: @Sendable () async throws -> (Data, HTTPURLResponse) =
-                if configuration.coalescesIdenticalGETs, request.httpMethod == "GET" {
+                if coalesces {
                     { try await coalescer.response(for: request, from: session) }
                 } else {
                     { try await session.response(for: request) }

@@ -179,6 +179,20 @@ struct DiskStorageTests {
         #expect(log.all.contains { if case .removedCorruptEntry = $0 { true } else { false } })
     }
 
+    @Test func aFileOwnedByAnotherKeyIsAMissAndIsKept() throws {
+        // Given the valid entry of "x" sitting where "y" would be, as after a hash collision
+        let first = try DiskStorage<String>(in: folder, clock: clock)
+        try first.store("value of x", forKey: "x")
+        try FileManager.default.moveItem(at: first.fileURL(forKey: "x"), to: first.fileURL(forKey: "y"))
+        let reopened = try DiskStorage<String>(in: folder, clock: clock)
+        // When
+        let value = reopened.value(forKey: "y")
+        // Then "y" misses and the file, which belongs to "x", stays
+        #expect(value == nil)
+        #expect(FileManager.default.fileExists(atPath: reopened.fileURL(forKey: "y").path))
+        #expect(reopened.statistics.misses == 1)
+    }
+
     @Test func garbageFilesFoundAtStartupAreRemoved() throws {
         // Given a folder with a foreign-named file and a cache-named garbage file
         try Data("keep me".utf8).write(to: folder.url.appendingPathComponent("README.txt"))

@@ -124,6 +124,17 @@ struct ScopeTests {
         #expect(before !== after)
     }
 
+    @Test func releasingInstancesKeepsRegisteredInstances() throws {
+        // Given
+        let container = Container()
+        let instance = Service()
+        container.register(Service.self, instance: instance)
+        // When
+        container.releaseInstances()
+        // Then
+        #expect(try container.resolve(Service.self) === instance)
+    }
+
     @Test func resetRemovesEveryRegistration() {
         // Given
         let container = makeAppContainer()

@@ -8,9 +8,10 @@ import Foundation
 /// Races an operation against a deadline, without relying on the transport to honour its own timeout
 /// (URLSession on Linux truncates sub-second timeouts and ignores them for custom protocols).
 ///
-/// The operation runs in its own task, so it can be cancelled on a timeout without cancelling the
-/// caller; whichever finishes first, the operation or the deadline, resumes the caller. Cancelling the
-/// caller cancels the operation. With the default `ContinuousClock` the deadline is watched by the
+/// The operation runs apart from the caller (a URLSession data task, or a task of its own), so it can be
+/// cancelled on a timeout without cancelling the caller; whichever finishes first, the operation or the
+/// deadline, resumes the caller. Cancelling the caller cancels the operation. With the default
+/// `ContinuousClock` the deadline is watched by the
 /// shared ``DeadlineSweeper`` (measured: a dispatch timer armed and cancelled per request costs about
 /// 10 µs on Linux, a sleeping task about 5 µs, a sweeper entry well under 1 µs); an injected clock, as
 /// in tests, is slept on by a task instead.
@@ -54,7 +55,7 @@ enum Timeout {
                 guard (try? await clock.sleep(for: timeout, tolerance: nil)) != nil else { return }
                 race.timeOut(timeout)
             }
-            race.setDeadline(DeadlineTimer { timer.cancel() })
+            race.setDeadline { timer.cancel() }
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { race.attach($0) }
@@ -114,7 +115,7 @@ final class Race<Value: Sendable>: Sendable {
         var continuation: CheckedContinuation<Value, any Error>?
         var outcome: Result<Value, any Error>?
         var isDecided = false
-        var deadline: DeadlineTimer?
+        var deadline: Timeout.Cancel?
         var onTimeout: Timeout.Cancel?
     }
 
@@ -130,7 +131,7 @@ final class Race<Value: Sendable>: Sendable {
     func finish(with result: Result<Value, any Error>) -> Bool {
         let (decided, continuation, deadline) = state.withLock { state in
             guard !state.isDecided else {
-                return (false, nil as CheckedContinuation<Value, any Error>?, nil as DeadlineTimer?)
+                return (false, nil as CheckedContinuation<Value, any Error>?, nil as Timeout.Cancel?)
             }
             state.isDecided = true
             let continuation = state.continuation
@@ -142,7 +143,7 @@ final class Race<Value: Sendable>: Sendable {
             }
             return (true, continuation, state.deadline)
         }
-        deadline?.cancel()
+        deadline?()
         continuation?.resume(with: result)
         return decided
     }
@@ -153,9 +154,11 @@ final class Race<Value: Sendable>: Sendable {
         if finish(with: .failure(NetworkError.timedOut(timeout))) { cancel?() }
     }
 
-    /// How to stop the operation when the deadline wins.
+    /// How to stop the operation when the deadline wins; not kept once the race is decided.
     func setOnTimeout(_ cancel: @escaping Timeout.Cancel) {
-        state.withLock { $0.onTimeout = cancel }
+        state.withLock { state in
+            if !state.isDecided { state.onTimeout = cancel }
+        }
     }
 
     /// Gives the race the caller's continuation; resumes it at once if the race is already decided.
@@ -171,29 +174,14 @@ final class Race<Value: Sendable>: Sendable {
         if let outcome { continuation.resume(with: outcome) }
     }
 
-    /// Keeps the deadline so it can be cancelled when the race is decided (at once if it already is).
-    func setDeadline(_ deadline: DeadlineTimer) {
+    /// Keeps the deadline's cancellation, run when the race is decided (at once if it already is).
+    func setDeadline(_ cancel: @escaping Timeout.Cancel) {
         let decided = state.withLock { state -> Bool in
             if state.isDecided { return true }
-            state.deadline = deadline
+            state.deadline = cancel
             return false
         }
-        if decided { deadline.cancel() }
-    }
-}
-
-/// Something that fires once unless cancelled first.
-struct DeadlineTimer: @unchecked Sendable {
-    // @unchecked Sendable: `cancelAction` only calls `DispatchSourceTimer.cancel()` or `Task.cancel()`,
-    // both of which are thread-safe; the dispatch source type is just not annotated `Sendable`.
-    private let cancelAction: () -> Void
-
-    init(cancel: @escaping () -> Void) {
-        cancelAction = cancel
-    }
-
-    func cancel() {
-        cancelAction()
+        if decided { cancel() }
     }
 }
 

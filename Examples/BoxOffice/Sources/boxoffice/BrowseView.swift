@@ -28,12 +28,12 @@ final class BrowseView: BrowsePresenting {
     func showDaily(_ viewModel: DailyBoxOfficeViewModel) {
         screen = .daily(viewModel)
         bindings = SubscriptionBag()
-        let redraw: @MainActor @Sendable (BrowseView) -> Void = { view in view.render() }
-        viewModel.entries.subscribeOnMainActor(with: self) { view, _ in redraw(view) }.store(in: bindings)
-        viewModel.isLoading.subscribeOnMainActor(with: self) { view, _ in redraw(view) }.store(in: bindings)
-        viewModel.errorMessage.subscribeOnMainActor(with: self) { view, _ in redraw(view) }.store(
+        viewModel.entries.subscribeOnMainActor(with: self) { view, _ in view.render() }.store(in: bindings)
+        viewModel.isLoading.subscribeOnMainActor(with: self) { view, _ in view.render() }.store(in: bindings)
+        viewModel.errorMessage.subscribeOnMainActor(with: self) { view, _ in view.render() }.store(
             in: bindings)
-        viewModel.displayMode.subscribeOnMainActor(with: self) { view, _ in redraw(view) }.store(in: bindings)
+        viewModel.displayMode.subscribeOnMainActor(with: self) { view, _ in view.render() }.store(
+            in: bindings)
     }
 
     func showDetails(_ viewModel: MovieDetailsViewModel, coordinator: MovieDetailsCoordinator) {
