@@ -30,10 +30,13 @@ let package = Package(
             dependencies: ["BoxOffice", "Binding", "DIKit"],
             path: "Examples/BoxOffice/Sources/boxoffice"),
 
-        .testTarget(name: "BindingTests", dependencies: ["Binding"]),
-        .testTarget(name: "CacheKitTests", dependencies: ["CacheKit"]),
-        .testTarget(name: "DIKitTests", dependencies: ["DIKit"]),
-        .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer"], exclude: ["Fixtures"]),
+        // Helpers shared by the test targets; in no product, so no client ever builds it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BindingTests", dependencies: ["Binding", "TestSupport"]),
+        .testTarget(name: "CacheKitTests", dependencies: ["CacheKit", "TestSupport"]),
+        .testTarget(name: "DIKitTests", dependencies: ["DIKit", "TestSupport"]),
+        .testTarget(
+            name: "NetworkLayerTests", dependencies: ["NetworkLayer", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "BoxOfficeTests", dependencies: ["BoxOffice", "Binding", "DIKit", "NetworkLayer"]),
         .testTarget(name: "BoxOfficeCLITests", dependencies: ["BoxOfficeCLI", "BoxOffice"], exclude: ["Fixtures"]),
     ],

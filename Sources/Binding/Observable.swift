@@ -132,19 +132,24 @@ public final class Observable<Value> {
     @inlinable
     func send(_ newValue: Value) {
         lock.lock()
+        // The replaced value is released after unlocking: its deinit may read this observable.
+        let replaced = storedValue
         storedValue = newValue
         if subscribers.isEmpty {
             lock.unlock()
+            withExtendedLifetime(replaced) {}
             return
         }
         let recipients = subscribers
         if isDelivering {
             pendingEvents.append(.broadcast(newValue, recipients))
             lock.unlock()
+            withExtendedLifetime(replaced) {}
             return
         }
         isDelivering = true
         lock.unlock()
+        withExtendedLifetime(replaced) {}
         broadcast(newValue, to: recipients)
         deliverPendingEvents()
     }
@@ -202,11 +207,14 @@ public final class Observable<Value> {
     @usableFromInline
     func removeSubscriber(id: UInt64) {
         lock.lock()
+        var removed: Subscriber<Value>?
         if let index = subscribers.firstIndex(where: { $0.id == id }) {
             subscribers[index].isActive = false
-            subscribers.remove(at: index)
+            removed = subscribers.remove(at: index)
         }
         lock.unlock()
+        // Released after unlocking: the handler's captures may cancel or subscribe here in their deinit.
+        withExtendedLifetime(removed) {}
     }
 }
 

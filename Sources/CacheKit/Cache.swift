@@ -124,6 +124,8 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
         while true {
             if let cached = await lookup(forKey: key) { return cached }
             if let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
+            // Read before locking: the clock is the user's code, never called under a lock.
+            let now = memory.clock.now().timeIntervalSince1970
             let joined = loads.withLock { loads -> Task<Value, any Error>? in
                 if let running = loads[key] {
                     loadWaiters.withLock { $0 += 1 }
@@ -131,10 +133,14 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
                 }
                 // A load that finished after our miss stored its value before leaving `loads`: look again
                 // rather than load twice.
-                if memory.contains(key) { return nil }
+                if memory.contains(key, atSeconds: now) { return nil }
                 loadWaiters.withLock { $0 += 1 }
                 let task = Task {
-                    defer { self.loads.withLock { _ = $0.removeValue(forKey: key) } }
+                    defer {
+                        // The task handle is released after unlocking, like every value leaving a lock.
+                        let finished = self.loads.withLock { $0.removeValue(forKey: key) }
+                        withExtendedLifetime(finished) {}
+                    }
                     let value = try await load()
                     memory.store(value, forKey: key)
                     try? await self.storeOnDisk(value, forKey: key, expiration: nil)
@@ -153,6 +159,11 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     /// a test can hold a caller in that window.
     func setBeforeJoiningLoad(_ hook: (@Sendable (String) async -> Void)?) {
         beforeJoiningLoad.withLock { $0 = hook }
+    }
+
+    /// How many loads are running right now (for tests).
+    var loadsInFlight: Int {
+        loads.withLock { $0.count }
     }
 
     /// How many callers are waiting for a load right now; lets tests start a load only once every

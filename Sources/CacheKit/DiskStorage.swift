@@ -331,7 +331,7 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
                     operation: .remove, key: key, path: path(of: name),
                     reason: .fileSystem(code: error.code, message: error.message))
             }
-            if let removed = state.index?.remove(name) { state.totalSize -= removed.size }
+            if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
         }
     }
 
@@ -458,7 +458,7 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
 
     private func removeEntry(name: String, state: inout State) {
         try? POSIXFile.remove(path(of: name))
-        if let removed = state.index?.remove(name) { state.totalSize -= removed.size }
+        if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
     }
 
     private func ownFiles() -> [String] {

@@ -71,6 +71,9 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
     }
 
+    /// An entry taken out of the table under the lock, released after unlocking.
+    @usableFromInline typealias Removed = (key: Key, entry: Entry)
+
     @usableFromInline
     struct State: Sendable {
         @usableFromInline var table = ClockTable<Key, Entry>()
@@ -130,9 +133,11 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         let (value, expired) = Self.read(
             key, from: &state.state, at: now, seconds: seconds, extending: extending)
         state.lock.unlock()
+        // The expired entry is released here, after unlocking: its value's deinit may call back.
+        withExtendedLifetime(expired) {}
         if let onEvent = configuration.onEvent {
             let name = String(describing: key)
-            if expired { onEvent(.expired(.memory, key: name)) }
+            if expired != nil { onEvent(.expired(.memory, key: name)) }
             onEvent(value == nil ? .miss(.memory, key: name) : .hit(.memory, key: name))
         }
         return value
@@ -141,24 +146,33 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     @inlinable
     static func read(
         _ key: Key, from state: inout State, at now: Date, seconds: Double, extending: ExpirationExtending
-    ) -> (value: Value?, expired: Bool) {
+    ) -> (value: Value?, expired: Removed?) {
         guard let position = state.table.markReferenced(key) else {
             state.statistics.misses += 1
-            return (nil, false)
+            return (nil, nil)
         }
         var entry = state.table.payload(at: position)
         if entry.expiration.isExpired(at: seconds) {
-            if let removed = state.table.remove(key) { state.totalCost -= removed.cost }
+            let removed = Self.remove(key, from: &state)
             state.statistics.misses += 1
             state.statistics.expirations += 1
-            return (nil, true)
+            return (nil, removed)
         }
         if let renewed = entry.expiration.extended(by: extending, now: now) {
             entry.expiration = renewed
             state.table.setPayload(entry, at: position)
         }
         state.statistics.hits += 1
-        return (entry.value, false)
+        return (entry.value, nil)
+    }
+
+    /// Removes `key` from the table and its cost from the total; the caller releases what it returns
+    /// after unlocking.
+    @inlinable
+    static func remove(_ key: Key, from state: inout State) -> Removed? {
+        guard let removed = state.table.remove(key) else { return nil }
+        state.totalCost -= removed.payload.cost
+        return (removed.key, removed.payload)
     }
 
     /// Whether a live entry exists for `key`. Does not count as a read: recency, expiration and
@@ -167,7 +181,13 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// - Returns: `true` when ``value(forKey:extendingExpiration:)`` would return a value now.
     @inlinable
     public func contains(_ key: Key) -> Bool {
-        let seconds = clock.now().timeIntervalSince1970
+        contains(key, atSeconds: clock.now().timeIntervalSince1970)
+    }
+
+    /// Whether a live entry exists for `key` at the given time (seconds since 1970), without reading the
+    /// clock: for callers that hold a lock of their own and must not call the user's clock under it.
+    @inlinable
+    func contains(_ key: Key, atSeconds seconds: Double) -> Bool {
         state.lock.lock()
         defer { state.lock.unlock() }
         guard let entry = state.state.table.peek(key) else { return false }
@@ -189,35 +209,36 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     public func store(_ value: Value, forKey key: Key, expiration: CacheExpiration? = nil) {
         let cost = configuration.cost(value)
         let stored = StoredExpiration(expiration ?? configuration.expiration, now: clock.now())
-        let reportsEvictions = configuration.onEvent != nil
         state.lock.lock()
-        let evicted = Self.insert(
+        let (replaced, evicted) = Self.insert(
             Entry(value: value, cost: cost, expiration: stored), forKey: key, into: &state.state,
-            configuration: configuration, collectingEvictions: reportsEvictions)
+            configuration: configuration)
         state.lock.unlock()
+        // Released here, after unlocking: a replaced or evicted value's deinit may call back.
+        withExtendedLifetime(replaced) {}
         if let onEvent = configuration.onEvent {
-            for key in evicted { onEvent(.evicted(.memory, key: String(describing: key))) }
+            for removed in evicted { onEvent(.evicted(.memory, key: String(describing: removed.key))) }
         }
+        withExtendedLifetime(evicted) {}
     }
 
     @inlinable
     static func insert(
-        _ entry: Entry, forKey key: Key, into state: inout State, configuration: Configuration,
-        collectingEvictions: Bool
-    ) -> [Key] {
-        if let replaced = state.table.remove(key) { state.totalCost -= replaced.cost }
-        guard entry.cost <= configuration.totalCostLimit else { return [] }
+        _ entry: Entry, forKey key: Key, into state: inout State, configuration: Configuration
+    ) -> (replaced: Removed?, evicted: Leftovers<Removed>) {
+        let replaced = remove(key, from: &state)
+        var evicted = Leftovers<Removed>()
+        guard entry.cost <= configuration.totalCostLimit else { return (replaced, evicted) }
         state.table.insert(entry, forKey: key)
         state.totalCost += entry.cost
-        var evicted: [Key] = []
         while state.table.count > configuration.countLimit || state.totalCost > configuration.totalCostLimit,
             let oldest = state.table.removeLeastRecentlyUsed()
         {
             state.totalCost -= oldest.payload.cost
             state.statistics.evictions += 1
-            if collectingEvictions { evicted.append(oldest.key) }
+            evicted.append((oldest.key, oldest.payload))
         }
-        return evicted
+        return (replaced, evicted)
     }
 
     // MARK: - Removing
@@ -225,17 +246,20 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// Removes the entry for `key`, if any.
     /// - Parameter key: The entry's key.
     public func removeValue(forKey key: Key) {
-        state.withLock { state in
-            if let removed = state.table.remove(key) { state.totalCost -= removed.cost }
-        }
+        let removed = state.withLock { Self.remove(key, from: &$0) }
+        withExtendedLifetime(removed) {}
     }
 
     /// Removes every entry. Statistics are kept.
     public func removeAll() {
-        state.withLock { state in
-            state.table.removeAll()
-            state.totalCost = 0
+        let removed = state.withLock { state -> ClockTable<Key, Entry> in
+            defer {
+                state.table = ClockTable()
+                state.totalCost = 0
+            }
+            return state.table
         }
+        withExtendedLifetime(removed) {}
     }
 
     /// Removes every expired entry. The periodic sweep calls this.
@@ -243,16 +267,13 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     @discardableResult
     public func removeExpired() -> Int {
         let seconds = clock.now().timeIntervalSince1970
-        let removed = state.withLock { state -> [Key] in
+        let removed = state.withLock { state -> [Removed] in
             let expired = state.table.keys { $0.expiration.isExpired(at: seconds) }
-            for key in expired {
-                if let entry = state.table.remove(key) { state.totalCost -= entry.cost }
-            }
             state.statistics.expirations += expired.count
-            return expired
+            return expired.compactMap { Self.remove($0, from: &state) }
         }
         if let onEvent = configuration.onEvent {
-            for key in removed { onEvent(.expired(.memory, key: String(describing: key))) }
+            for entry in removed { onEvent(.expired(.memory, key: String(describing: entry.key))) }
         }
         return removed.count
     }
@@ -304,12 +325,16 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// memory-pressure signal on platforms without one built in (Linux).
     /// - Parameter count: The number of entries to keep.
     public func trim(toCount count: Int) {
-        state.withLock { state in
+        let evicted = state.withLock { state -> [Removed] in
+            var evicted: [Removed] = []
             while state.table.count > max(count, 0), let oldest = state.table.removeLeastRecentlyUsed() {
                 state.totalCost -= oldest.payload.cost
                 state.statistics.evictions += 1
+                evicted.append((oldest.key, oldest.payload))
             }
+            return evicted
         }
+        withExtendedLifetime(evicted) {}
     }
 
     deinit {

@@ -147,7 +147,12 @@ public final class Container: Resolving, Sendable {
 
     /// Removes every registration of this container (not of its parent) and the instances they hold.
     public func reset() {
-        lock.withLock { registrations.removeAll() }
+        let removed = lock.withLock { () -> [RegistrationKey: RegistrationBase] in
+            defer { registrations = [:] }
+            return registrations
+        }
+        // Released after unlocking: a singleton's deinit may resolve from this container.
+        withExtendedLifetime(removed) {}
     }
 
     /// Keeps every registration but drops the singleton and weak instances made so far, so the next
@@ -160,7 +165,9 @@ public final class Container: Resolving, Sendable {
     }
 
     private func store(_ registration: RegistrationBase) {
-        lock.withLock { registrations[registration.key] = registration }
+        let replaced = lock.withLock { registrations.updateValue(registration, forKey: registration.key) }
+        // Released after unlocking: the replaced registration's singleton may resolve in its deinit.
+        withExtendedLifetime(replaced) {}
     }
 
     // MARK: - Resolving

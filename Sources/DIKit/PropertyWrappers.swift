@@ -116,8 +116,8 @@ final class LazyStorage<Service: Sendable>: Sendable {
     private let name: String?
     private let container: Container
     private let resolved = Locked<Service?>(nil)
-    /// Held while resolving, so concurrent first reads resolve once.
-    private let gate = Lock()
+    /// Entered while resolving, so concurrent first reads resolve once.
+    private let gate = CreationGate()
 
     init(name: String?, container: Container) {
         self.name = name
@@ -126,8 +126,25 @@ final class LazyStorage<Service: Sendable>: Sendable {
 
     var value: Service {
         if let value = resolved.withLock({ $0 }) { return value }
-        gate.lock()
-        defer { gate.unlock() }
+        let property = "@LazyInject \(Service.self)"
+        switch gate.enter(path: { ResolutionFrames.path(from: ResolutionFrames.current, appending: property) }
+        ) {
+        case .entered:
+            break
+        case .reentered:
+            // Deliberate, as in `Container.require`: the value is needed to make itself, a programming
+            // error that no caller could recover from; stopping beats waiting on this thread forever.
+            fatalError(
+                "DIKit: \(property) was read while it was being resolved, on the same thread: a dependency "
+                    + "cycle. To fix, break the cycle.")
+        case .wouldWaitForever(let ownerPath):
+            // Deliberate, for the same reason: two threads each wait for what the other is creating.
+            fatalError(
+                "DIKit: \(property) is being resolved by another thread, which waits for a service this "
+                    + "thread is creating (its path: \(ownerPath.joined(separator: " → "))). To fix, break "
+                    + "the cycle.")
+        }
+        defer { gate.leave() }
         if let value = resolved.withLock({ $0 }) { return value }
         let value = container.require(Service.self, name: name)
         resolved.withLock { $0 = value }

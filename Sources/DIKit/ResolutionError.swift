@@ -21,6 +21,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// The registration is ``Scope/weak`` but the factory made a value type, which cannot be held
         /// weakly.
         case weakScopeNeedsAClass(instanceType: String)
+        /// The service is being created on another thread that waits, directly or through other threads,
+        /// for a service this thread is creating: waiting would never end, so this resolve fails instead.
+        /// The associated value is the path the other thread was resolving when it began to wait; ``path``
+        /// is this thread's.
+        case crossThreadCycle(otherThreadPath: [String])
     }
 
     /// What went wrong.
@@ -56,6 +61,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             lines.append(
                 "DIKit: \(requested) is registered in the weak scope, but its factory made \(instanceType), "
                     + "a value type that cannot be held weakly.")
+        case .crossThreadCycle(let otherThreadPath):
+            lines.append(
+                "DIKit: \(requested) is being created by another thread, which waits for a service this thread "
+                    + "is creating (its path: \(otherThreadPath.joined(separator: " → "))); waiting would never end."
+            )
         }
         lines.append("  Resolution path: \(renderedPath)")
         if !closeMatches.isEmpty {
@@ -77,6 +87,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             return "make the factory for \(service) succeed; the error above is its own."
         case .weakScopeNeedsAClass:
             return "register \(service) in the transient or singleton scope, or make it a class."
+        case .crossThreadCycle:
+            return "break the cycle between the two paths: let one side receive the other later, through "
+                + "@LazyInject or a property set after both exist."
         }
     }
 

@@ -1,5 +1,6 @@
 import Binding
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Observable: concurrency stress")

@@ -1,5 +1,6 @@
 import Binding
 import Dispatch
+import TestSupport
 import Testing
 
 @Suite("Observable: delivery targets")

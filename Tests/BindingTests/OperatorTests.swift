@@ -1,4 +1,5 @@
 import Binding
+import TestSupport
 import Testing
 
 @Suite("Observable: operators")

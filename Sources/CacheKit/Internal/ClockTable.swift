@@ -118,15 +118,17 @@ struct ClockTable<Key: Hashable, Payload> {
         return nil
     }
 
-    /// Removes `key` and returns its payload.
+    /// Removes `key` and returns the stored key with its payload, so the caller decides when both are
+    /// released.
     @inlinable
     @discardableResult
-    mutating func remove(_ key: Key) -> Payload? {
-        guard let item = items.removeValue(forKey: key) else { return nil }
+    mutating func remove(_ key: Key) -> (key: Key, payload: Payload)? {
+        guard let position = items.index(forKey: key) else { return nil }
+        let (storedKey, item) = items.remove(at: position)
         unlink(item.link)
         links[item.link].key = nil
         freeLinks.append(item.link)
-        return item.payload
+        return (storedKey, item.payload)
     }
 
     /// Removes the oldest entry not marked since it was last passed over; marked entries met on the way
@@ -141,8 +143,7 @@ struct ClockTable<Key: Hashable, Payload> {
                 moveToNewest(link)
                 continue
             }
-            guard let payload = remove(key) else { return nil }
-            return (key, payload)
+            return remove(key)
         }
         return nil
     }
@@ -164,11 +165,6 @@ struct ClockTable<Key: Hashable, Payload> {
             link = links[link].older
         }
         return result
-    }
-
-    @inlinable
-    mutating func removeAll() {
-        self = ClockTable()
     }
 
     @inlinable

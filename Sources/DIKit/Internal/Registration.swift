@@ -45,7 +45,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     /// The weak-scoped object once made. Guarded by `ownerLock`.
     @usableFromInline var weakShared = WeakObject()
     /// Serialises the first creation of a shared instance, so it happens exactly once.
-    @usableFromInline let creationGate = Lock()
+    let creationGate = CreationGate()
 
     @usableFromInline
     init(
@@ -76,10 +76,15 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     }
 
     override func releaseInstances() {
-        ownerLock.withLock {
-            shared = fixedInstance
-            weakShared = WeakObject()
+        let released = ownerLock.withLock { () -> Service? in
+            defer {
+                shared = fixedInstance
+                weakShared = WeakObject()
+            }
+            return shared
         }
+        // Released after unlocking: the instance's deinit may resolve from this container.
+        withExtendedLifetime(released) {}
     }
 
     override func verify(requester: Container, owner: Container) throws(ResolutionError) {
@@ -114,12 +119,28 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
             // A cycle back to this registration must be reported before waiting at the gate, which this
             // thread would otherwise already hold.
             try ResolutionFrames.checkCycle(self, from: parent)
-            creationGate.lock()
-            defer { creationGate.unlock() }
+            try enterCreationGate(parent: parent)
+            defer { creationGate.leave() }
             if let existing = sharedInstance() { return existing }
             let made = try make(arguments, resolvingFrom: owner, parent: parent)
             try keep(made, parent: parent)
             return made
+        }
+    }
+
+    /// Waits until no other thread is creating this registration's instance, or throws when that wait
+    /// would never end.
+    func enterCreationGate(parent: UnsafeMutablePointer<ResolutionFrame>?) throws(ResolutionError) {
+        let path = { ResolutionFrames.path(from: parent, appending: self.description.service) }
+        switch creationGate.enter(path: path) {
+        case .entered:
+            return
+        case .reentered:
+            throw ResolutionFrames.cycleError(self, from: parent)
+        case .wouldWaitForever(let ownerPath):
+            throw ResolutionError(
+                reason: .crossThreadCycle(otherThreadPath: ownerPath), service: description.service,
+                name: description.name, arguments: description.arguments, path: path(), closeMatches: [])
         }
     }
 
@@ -134,7 +155,11 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     private func keep(_ made: Service, parent: UnsafeMutablePointer<ResolutionFrame>?) throws(ResolutionError)
     {
         if scope == .singleton {
-            ownerLock.withLock { shared = made }
+            let replaced = ownerLock.withLock { () -> Service? in
+                defer { shared = made }
+                return shared
+            }
+            withExtendedLifetime(replaced) {}
             return
         }
         guard type(of: made as Any) is AnyClass else {

@@ -24,7 +24,11 @@ final class RequestCoalescer: Sendable {
         let task = inFlight.withLock { inFlight in
             if let running = inFlight[key] { return running }
             let task = Task {
-                defer { self.inFlight.withLock { _ = $0.removeValue(forKey: key) } }
+                defer {
+                    // The handle leaves the table under the lock and is released after unlocking.
+                    let finished = self.inFlight.withLock { $0.removeValue(forKey: key) }
+                    withExtendedLifetime(finished) {}
+                }
                 return try await session.response(for: request)
             }
             inFlight[key] = task

@@ -129,22 +129,27 @@ final class Race<Value: Sendable>: Sendable {
     /// Records the first outcome; later ones are ignored. Returns whether this call decided the race.
     @discardableResult
     func finish(with result: Result<Value, any Error>) -> Bool {
-        let (decided, continuation, deadline) = state.withLock { state in
+        let (decided, continuation, deadline, onTimeout) = state.withLock { state in
             guard !state.isDecided else {
-                return (false, nil as CheckedContinuation<Value, any Error>?, nil as Timeout.Cancel?)
+                return (
+                    false, nil as CheckedContinuation<Value, any Error>?, nil as Timeout.Cancel?,
+                    nil as Timeout.Cancel?
+                )
             }
             state.isDecided = true
             let continuation = state.continuation
             if continuation == nil { state.outcome = result }
-            state.continuation = nil
+            // Moved out, so the closures (and the session work they hold) are released after unlocking.
             defer {
+                state.continuation = nil
                 state.deadline = nil
                 state.onTimeout = nil
             }
-            return (true, continuation, state.deadline)
+            return (true, continuation, state.deadline, state.onTimeout)
         }
         deadline?()
         continuation?.resume(with: result)
+        withExtendedLifetime(onTimeout) {}
         return decided
     }
 
@@ -230,9 +235,13 @@ final class DeadlineSweeper: @unchecked Sendable {
     private func sweep() {
         let now = DispatchTime.now().uptimeNanoseconds
         var expired: [Entry] = []
+        var decided: [Entry] = []
         lock.withLock {
             entries.removeAll { entry in
-                if entry.isDecided() { return true }
+                if entry.isDecided() {
+                    decided.append(entry)
+                    return true
+                }
                 guard entry.deadline <= now else { return false }
                 expired.append(entry)
                 return true
@@ -242,7 +251,10 @@ final class DeadlineSweeper: @unchecked Sendable {
                 timer = nil
             }
         }
+        // Both lists are released here, after unlocking: an entry may hold the last reference to a race
+        // and, through it, to the caller's work.
         for entry in expired { entry.expire() }
+        withExtendedLifetime(decided) {}
     }
 
     /// Built in a nonisolated function so the handler is never inferred to be main-actor isolated.

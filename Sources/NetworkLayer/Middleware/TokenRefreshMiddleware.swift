@@ -52,14 +52,21 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
             if state.generation > generation { return nil }
             if let running = state.refreshing { return running }
             let task = Task { [refresh] in
+                // The task handle leaves the state under the lock and is released after unlocking.
                 do {
                     try await refresh()
-                    shared.withLock { state in
+                    let finished = shared.withLock { state in
+                        defer { state.refreshing = nil }
                         state.generation += 1
-                        state.refreshing = nil
+                        return state.refreshing
                     }
+                    withExtendedLifetime(finished) {}
                 } catch {
-                    shared.withLock { $0.refreshing = nil }
+                    let finished = shared.withLock { state in
+                        defer { state.refreshing = nil }
+                        return state.refreshing
+                    }
+                    withExtendedLifetime(finished) {}
                     throw error
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkLayer
+import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -77,22 +77,3 @@ final class TestClock: Clock, @unchecked Sendable {
         while sleeperCount < count { await Task.yield() }
     }
 }
-
-/// Records values from any thread.
-final class Recorder<Element: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `items` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var items: [Element] = []
-
-    func append(_ item: Element) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-
-    var values: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
-}
