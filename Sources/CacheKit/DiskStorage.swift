@@ -27,15 +27,15 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         /// caches directory (`~/Library/Caches` on Apple platforms, `$XDG_CACHE_HOME` or `~/.cache` on
         /// Linux) plus ``name``.
         public var directory: URL?
-        /// The most entries kept. `Int.max` (no limit) by default.
+        /// The most entries kept. `Int.max` (no limit) by default; a negative value is 0.
         public var countLimit: Int
-        /// The most bytes kept, counting whole files. 150 MB by default.
+        /// The most bytes kept, counting whole files. 150 MB by default; a negative value is 0.
         public var sizeLimit: Int
         /// The expiration of an entry stored without one. 7 days by default.
         public var expiration: CacheExpiration
         /// When a limit is exceeded, least recently used entries are removed until the count and size
         /// are at most this fraction of their limits, so the next stores do not trim again at once.
-        /// 0.8 by default.
+        /// 0.8 by default; clamped to 0...1 when the storage is created (NaN means the default).
         public var trimRatio: Double
         /// Called after each ``CacheEvent``, outside the storage's lock. `nil` by default.
         public var onEvent: (@Sendable (CacheEvent) -> Void)?
@@ -65,6 +65,16 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
             self.expiration = expiration
             self.trimRatio = trimRatio
             self.onEvent = onEvent
+        }
+
+        /// This configuration with every value in range, as a ``DiskStorage`` keeps it: negative limits
+        /// are 0, and the trim ratio is clamped to 0...1 (NaN is the default, 0.8).
+        var clamped: Configuration {
+            var configuration = self
+            configuration.countLimit = max(countLimit, 0)
+            configuration.sizeLimit = max(sizeLimit, 0)
+            configuration.trimRatio = trimRatio.isNaN ? 0.8 : min(max(trimRatio, 0), 1)
+            return configuration
         }
     }
 
@@ -100,7 +110,7 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     public init(configuration: Configuration = Configuration(), clock: CacheClock = .system)
         throws(CacheError)
     {
-        self.configuration = configuration
+        self.configuration = configuration.clamped
         self.clock = clock
         let directory = configuration.directory ?? Self.defaultDirectory(named: configuration.name)
         self.directoryURL = directory
@@ -214,6 +224,13 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
             let descriptor = try POSIXFile.openForReading(path, writable: true)
             defer { close(descriptor) }
             let status = try POSIXFile.status(descriptor)
+            guard status.isRegularFile else {
+                // Something else took the entry's name (a pipe, a device): not ours to read or delete.
+                if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
+                state.statistics.misses += 1
+                events.append(.miss(.disk, key: key))
+                return nil
+            }
             let file = try POSIXFile.read(descriptor, count: status.size, at: 0)
             if let decoded = EntryFile.decode(file) {
                 guard decoded.key == key else {
@@ -267,14 +284,18 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         }
         let now = clock.now()
         let stored = StoredExpiration(expiration ?? configuration.expiration, now: now)
-        let file = EntryFile.encode(payload: payload, key: key, expiration: stored)
         let name = StableHash.hex(key)
         let path = path(of: name)
-        guard file.count <= configuration.sizeLimit else {
+        // Checked before encoding, with overflow-checked sums: the trailer holds the key's length in 32 bits.
+        let (withKey, keyOverflow) = payload.count.addingReportingOverflow(key.utf8.count)
+        let (size, trailerOverflow) = withKey.addingReportingOverflow(EntryFile.trailerSize)
+        guard !keyOverflow, !trailerOverflow, size <= configuration.sizeLimit, key.utf8.count <= UInt32.max
+        else {
             throw CacheError(
                 operation: .store, key: key, path: path,
-                reason: .entryTooLarge(size: file.count, limit: configuration.sizeLimit))
+                reason: .entryTooLarge(size: keyOverflow || trailerOverflow ? .max : size, limit: configuration.sizeLimit))
         }
+        let file = EntryFile.encode(payload: payload, key: key, expiration: stored)
         var events: [CacheEvent] = []
         try state.withLock { state throws(CacheError) in
             _ = ensureIndex(&state)
@@ -302,8 +323,8 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         guard let count = state.index?.count,
             count > configuration.countLimit || state.totalSize > configuration.sizeLimit
         else { return }
-        let countTarget = Int(Double(configuration.countLimit) * configuration.trimRatio)
-        let sizeTarget = Int(Double(configuration.sizeLimit) * configuration.trimRatio)
+        let countTarget = Self.fraction(configuration.trimRatio, of: configuration.countLimit)
+        let sizeTarget = Self.fraction(configuration.trimRatio, of: configuration.sizeLimit)
         // Read the table through `state.index` each time: binding it to a local would keep a second
         // reference, and every removal would then copy the whole table.
         while (state.index?.count ?? 0) > countTarget || state.totalSize > sizeTarget,
@@ -313,6 +334,13 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
             state.statistics.evictions += 1
             if configuration.onEvent != nil { events.append(.evicted(.disk, key: oldest.key)) }
         }
+    }
+
+    /// `ratio` (from 0 to 1) of `limit`, rounded down. `Double(Int.max)` rounds up past `Int.max`, so the
+    /// product is checked before it becomes an `Int` again.
+    private static func fraction(_ ratio: Double, of limit: Int) -> Int {
+        let product = Double(limit) * ratio
+        return product >= Double(Int.max) ? Int.max : Int(product)
     }
 
     // MARK: - Removing
@@ -424,10 +452,13 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
                 continue
             }
             guard Self.isEntryFileName(name) else { continue }
-            if let (entry, lastAccess) = readIndexEntry(name: name) {
+            switch readIndexEntry(name: name) {
+            case .entry(let entry, let lastAccess):
                 found.append((name, entry, lastAccess))
-            } else {
+            case .invalid:
                 try? POSIXFile.remove(path(of: name))
+            case .notARegularFile:
+                continue
             }
         }
         found.sort { $0.lastAccess < $1.lastAccess }
@@ -442,18 +473,32 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         return true
     }
 
-    private func readIndexEntry(name: String) -> (IndexEntry, Double)? {
-        guard let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false) else {
-            return nil
+    private enum IndexRead {
+        case entry(IndexEntry, lastAccess: Double)
+        /// An unreadable, truncated or corrupt file: removed.
+        case invalid
+        /// A pipe, device, socket, directory or symbolic link under an entry's name: skipped, left alone.
+        case notARegularFile
+    }
+
+    private func readIndexEntry(name: String) -> IndexRead {
+        let descriptor: Int32
+        do throws(POSIXFile.Failure) {
+            descriptor = try POSIXFile.openForReading(path(of: name), writable: false)
+        } catch {
+            // ELOOP: a symbolic link, which O_NOFOLLOW refused; EISDIR and the like: not a file either.
+            return [ELOOP, EISDIR, ENXIO].contains(error.code) ? .notARegularFile : .invalid
         }
         defer { close(descriptor) }
-        guard let status = try? POSIXFile.status(descriptor), status.isRegularFile,
-            status.size >= EntryFile.trailerSize,
+        guard let status = try? POSIXFile.status(descriptor) else { return .invalid }
+        guard status.isRegularFile else { return .notARegularFile }
+        guard status.size >= EntryFile.trailerSize,
             let bytes = try? POSIXFile.read(
                 descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize),
             let trailer = EntryFile.decodeTrailer(bytes, fileSize: status.size)
-        else { return nil }
-        return (IndexEntry(size: status.size, expiration: trailer.expiration, generation: 0), status.modified)
+        else { return .invalid }
+        let entry = IndexEntry(size: status.size, expiration: trailer.expiration, generation: 0)
+        return .entry(entry, lastAccess: status.modified)
     }
 
     private func removeEntry(name: String, state: inout State) {

@@ -25,9 +25,11 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         /// The expiration of an entry stored without one. 5 minutes by default.
         public var expiration: CacheExpiration
         /// How often expired entries are swept away; `nil` disables the sweep. 180 seconds by default.
+        /// An interval shorter than 1 ms is 1 ms; NaN, infinity or more than a year disables the sweep.
         public var sweepInterval: TimeInterval?
         /// The cost of a value. By default, ``CacheCostCalculable/cacheCost`` when the value conforms,
-        /// otherwise 1.
+        /// otherwise 1. A negative cost counts as 0, and no entry or limit counts for more than
+        /// `Int.max / 2`, so the total never overflows.
         public var cost: @Sendable (Value) -> Int
         /// Called after each ``CacheEvent``, outside the storage's lock. `nil` by default.
         public var onEvent: (@Sendable (CacheEvent) -> Void)?
@@ -100,7 +102,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         self.configuration = configuration
         self.clock = clock
         self.state = Locked(State())
-        if let interval = configuration.sweepInterval {
+        if let interval = configuration.sweepInterval, interval.isFinite, interval <= 365 * 86_400 {
             sweeper.withLock {
                 $0 = SweepTimer(interval: interval, label: "CacheKit.MemoryStorage.sweep") {
                     [weak self] in self?.removeExpired()
@@ -207,7 +209,9 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     ///   - expiration: This entry's expiration; ``Configuration/expiration`` when `nil` (the default).
     @inlinable
     public func store(_ value: Value, forKey key: Key, expiration: CacheExpiration? = nil) {
-        let cost = configuration.cost(value)
+        // Costs are the user's numbers. Each is at most half of `Int.max`, and so is the limit the total
+        // is held to (see `insert`), so adding one entry to a total within the limit never overflows.
+        let cost = min(max(configuration.cost(value), 0), Self.largestCost)
         let stored = StoredExpiration(expiration ?? configuration.expiration, now: clock.now())
         state.lock.lock()
         let (replaced, evicted) = Self.insert(
@@ -222,16 +226,20 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         withExtendedLifetime(evicted) {}
     }
 
+    /// The largest cost an entry counts for, and the largest total cost limit in force.
+    @usableFromInline static var largestCost: Int { Int.max / 2 }
+
     @inlinable
     static func insert(
         _ entry: Entry, forKey key: Key, into state: inout State, configuration: Configuration
     ) -> (replaced: Removed?, evicted: Leftovers<Removed>) {
         let replaced = remove(key, from: &state)
         var evicted = Leftovers<Removed>()
-        guard entry.cost <= configuration.totalCostLimit else { return (replaced, evicted) }
+        let costLimit = min(configuration.totalCostLimit, largestCost)
+        guard entry.cost <= costLimit else { return (replaced, evicted) }
         state.table.insert(entry, forKey: key)
         state.totalCost += entry.cost
-        while state.table.count > configuration.countLimit || state.totalCost > configuration.totalCostLimit,
+        while state.table.count > configuration.countLimit || state.totalCost > costLimit,
             let oldest = state.table.removeLeastRecentlyUsed()
         {
             state.totalCost -= oldest.payload.cost

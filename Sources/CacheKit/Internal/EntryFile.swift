@@ -50,17 +50,18 @@ enum EntryFile {
         guard Array(bytes[32..<40]) == magic, readLittleEndian(UInt32.self, bytes, at: 28) == format else {
             return nil
         }
-        let payloadLength = readLittleEndian(UInt64.self, bytes, at: 16)
+        // The lengths come from the file: hostile until they add up, without overflow, to its real size.
+        let storedPayloadLength = readLittleEndian(UInt64.self, bytes, at: 16)
         let keyLength = Int(readLittleEndian(UInt32.self, bytes, at: 24))
-        guard payloadLength <= UInt64(Int.max), Int(payloadLength) + keyLength + trailerSize == fileSize
-        else {
-            return nil
-        }
+        guard let payloadLength = Int(exactly: storedPayloadLength) else { return nil }
+        let (withKey, keyOverflow) = payloadLength.addingReportingOverflow(keyLength)
+        let (total, trailerOverflow) = withKey.addingReportingOverflow(trailerSize)
+        guard !keyOverflow, !trailerOverflow, total == fileSize else { return nil }
         let expiration = StoredExpiration(
             deadline: Double(bitPattern: readLittleEndian(UInt64.self, bytes, at: 0)),
             duration: Double(bitPattern: readLittleEndian(UInt64.self, bytes, at: 8)))
         guard !expiration.deadline.isNaN, !expiration.duration.isNaN else { return nil }
-        return Trailer(expiration: expiration, payloadLength: Int(payloadLength), keyLength: keyLength)
+        return Trailer(expiration: expiration, payloadLength: payloadLength, keyLength: keyLength)
     }
 
     /// Splits a whole file into its key and payload; `nil` when it is not a valid entry file.

@@ -25,8 +25,11 @@ enum POSIXFile {
         let isRegularFile: Bool
     }
 
+    /// Opens an existing file without following a symbolic link and without blocking: a FIFO or a
+    /// device under an entry's name would otherwise block `open` (or the first read) forever. Callers
+    /// check ``Status/isRegularFile`` before reading.
     static func openForReading(_ path: String, writable: Bool) throws(Failure) -> Int32 {
-        let descriptor = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC)
+        let descriptor = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw .current }
         return descriptor
     }
@@ -84,6 +87,8 @@ enum POSIXFile {
 
     /// Sets the file's access and modification times to `seconds` since 1970.
     static func setTimes(_ descriptor: Int32, to seconds: Double) throws(Failure) {
+        // The time comes from a user's clock: one no `timespec` can hold is left unset, not trapped on.
+        guard seconds.isFinite, abs(seconds) < 1e15 else { throw Failure(code: EINVAL) }
         let whole = seconds.rounded(.down)
         let time = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
         var times = (time, time)

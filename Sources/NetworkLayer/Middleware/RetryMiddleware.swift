@@ -55,7 +55,21 @@ public struct RetryPolicy: Sendable {
     /// - Returns: The exponential delay, capped at ``maxDelay``.
     public func backoff(afterAttempt attempt: Int) -> Duration {
         let seconds = initialDelay.timeInterval * pow(multiplier, Double(max(attempt - 1, 0)))
-        return min(.seconds(seconds), maxDelay)
+        // A late attempt or a large multiplier makes `seconds` infinite; `.seconds(seconds:)` saturates.
+        return min(.seconds(seconds: seconds), maxDelay)
+    }
+
+    /// This policy with every value in range, as ``RetryMiddleware`` uses it: at least one attempt;
+    /// delays no shorter than zero; a multiplier that is a finite number no smaller than zero (otherwise
+    /// 1); jitter between 0 and 1 (NaN is 0).
+    var clamped: RetryPolicy {
+        var policy = self
+        policy.maxAttempts = max(maxAttempts, 1)
+        policy.initialDelay = max(initialDelay, .zero)
+        policy.maxDelay = max(maxDelay, .zero)
+        policy.multiplier = multiplier.isFinite && multiplier >= 0 ? multiplier : 1
+        policy.jitter = jitter.isNaN ? 0 : min(max(jitter, 0), 1)
+        return policy
     }
 }
 
@@ -70,6 +84,9 @@ public struct RetryMiddleware: NetworkMiddleware {
     private let random: @Sendable () -> Double
 
     /// Creates the middleware.
+    ///
+    /// Values out of range are clamped once, here: at least one attempt, no negative delay, a multiplier
+    /// that is a finite number no smaller than zero (otherwise 1), jitter between 0 and 1.
     /// - Parameters:
     ///   - policy: When and how often; ``RetryPolicy/init(maxAttempts:initialDelay:multiplier:maxDelay:jitter:honoursRetryAfter:retriesNonIdempotentRequests:)``'s
     ///     defaults by default.
@@ -80,7 +97,7 @@ public struct RetryMiddleware: NetworkMiddleware {
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.policy = policy
+        self.policy = policy.clamped
         self.sleep = sleep
         self.random = random
     }
@@ -125,23 +142,15 @@ public struct RetryMiddleware: NetworkMiddleware {
     private func jittered(_ delay: Duration) -> Duration {
         guard policy.jitter > 0 else { return delay }
         let factor = 1 + policy.jitter * (2 * random() - 1)
-        return min(.seconds(delay.timeInterval * factor), policy.maxDelay)
+        return min(.seconds(seconds: delay.timeInterval * factor), policy.maxDelay)
     }
 
-    /// The server's `Retry-After`, in seconds or as an HTTP date, capped at the policy's longest wait.
+    /// The server's `Retry-After` (whole seconds or an HTTP date, RFC 9110), capped at the policy's
+    /// longest wait; `nil` when absent, not honoured, or not a valid value.
     private func retryAfter(_ response: HTTPURLResponse) -> Duration? {
-        guard policy.honoursRetryAfter, let value = response.value(forHTTPHeaderField: "Retry-After") else {
-            return nil
-        }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed), seconds >= 0 {
-            return min(.seconds(seconds), policy.maxDelay)
-        }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
-        return min(.seconds(max(date.timeIntervalSinceNow, 0)), policy.maxDelay)
+        guard policy.honoursRetryAfter, let value = response.value(forHTTPHeaderField: "Retry-After"),
+            let delay = RetryAfter.delay(from: value, now: Date())
+        else { return nil }
+        return min(delay, policy.maxDelay)
     }
 }
