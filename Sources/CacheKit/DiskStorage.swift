@@ -293,7 +293,8 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         else {
             throw CacheError(
                 operation: .store, key: key, path: path,
-                reason: .entryTooLarge(size: keyOverflow || trailerOverflow ? .max : size, limit: configuration.sizeLimit))
+                reason: .entryTooLarge(
+                    size: keyOverflow || trailerOverflow ? .max : size, limit: configuration.sizeLimit))
         }
         let file = EntryFile.encode(payload: payload, key: key, expiration: stored)
         var events: [CacheEvent] = []

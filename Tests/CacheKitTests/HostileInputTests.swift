@@ -28,7 +28,8 @@ struct HostileInputTests {
     func anyTrimRatioTrimsWithoutTrappingAndKeepsTheLimits(ratio: Double) throws {
         // Given a storage of at most 3 entries with an unusual trim ratio
         let storage = try DiskStorage<String>(
-            configuration: .init(directory: folder.url, countLimit: 3, trimRatio: ratio), clock: clock.cacheClock)
+            configuration: .init(directory: folder.url, countLimit: 3, trimRatio: ratio),
+            clock: clock.cacheClock)
         // When more entries are stored than fit
         for index in 0..<10 { try storage.store("v", forKey: "k\(index)") }
         // Then the limit holds and the newest entry is kept
@@ -39,7 +40,8 @@ struct HostileInputTests {
     @Test func aTrimRatioOfOneWithNoCountLimitDoesNotTrapOnTheFirstTrim() throws {
         // Given the default count limit (none) and a size limit that the second store exceeds
         let storage = try DiskStorage<String>(
-            configuration: .init(directory: folder.url, sizeLimit: 200, trimRatio: 1.0), clock: clock.cacheClock)
+            configuration: .init(directory: folder.url, sizeLimit: 200, trimRatio: 1.0),
+            clock: clock.cacheClock)
         // When
         try storage.store(String(repeating: "a", count: 100), forKey: "a")
         try storage.store(String(repeating: "b", count: 100), forKey: "b")

@@ -22,7 +22,8 @@ struct RetryAfterTests {
         let waits = Recorder<Duration>()
         let retry = RetryMiddleware(policy: policy) { waits.append($0) }
         let provider = NetworkProvider(
-            session: .sequence([.status(503, headers: ["Retry-After": value]), success]), middlewares: [retry])
+            session: .sequence([.status(503, headers: ["Retry-After": value]), success]), middlewares: [retry]
+        )
         _ = try await provider.send(endpoint)
         return waits.values.first
     }
@@ -82,7 +83,8 @@ struct RetryAfterTests {
         let policy = RetryPolicy(multiplier: value, maxDelay: .seconds(30), jitter: value)
         let waits = Recorder<Duration>()
         let retry = RetryMiddleware(policy: policy, sleep: { waits.append($0) }, random: { 0.99 })
-        let provider = NetworkProvider(session: .sequence([.status(503), .status(503), success]), middlewares: [retry])
+        let provider = NetworkProvider(
+            session: .sequence([.status(503), .status(503), success]), middlewares: [retry])
         // When
         _ = try await provider.send(endpoint)
         // Then every wait is between zero and the longest wait

@@ -7,7 +7,8 @@ enum RetryAfter {
     /// digits), or the time until the date (zero for a date in the past); `nil` when `value` is neither.
     static func delay(from value: String, now: Date) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
             // Digits only, so the only way Int64 parsing fails is overflow: a wait longer than any cap.
             return .seconds(Int64(trimmed) ?? .max)
         }
