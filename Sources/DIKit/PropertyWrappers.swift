@@ -93,9 +93,13 @@ public struct OptionalInject<Service: Sendable>: Sendable {
     ///   - container: Where to resolve; ``Container/current`` when `nil` (the default).
     public init(name: String? = nil, container: Container? = nil) {
         let source = container ?? Container.current
+        // The path this resolve starts from: empty at the top level, the factories being run when the
+        // holder is built inside one. Only a missing registration for this very request, one step
+        // below it, means "not registered"; a dependency missing deeper down is a real failure.
+        let depth = ResolutionFrames.path(from: ResolutionFrames.current).count
         do {
             wrappedValue = try source.resolve(Service.self, name: name)
-        } catch  where error.isNotRegistered {
+        } catch where error.isNotRegistered(atDepth: depth + 1) {
             wrappedValue = nil
         } catch {
             // Deliberate, as in `Container.require`: a cycle or a failing factory is a programming error.
@@ -105,8 +109,10 @@ public struct OptionalInject<Service: Sendable>: Sendable {
 }
 
 extension ResolutionError {
-    fileprivate var isNotRegistered: Bool {
-        if case .notRegistered = reason, path.count == 1 { return true }
+    /// Whether nothing is registered for the service at the end of a path of `depth` services, that
+    /// is, for the request itself rather than one of its dependencies.
+    fileprivate func isNotRegistered(atDepth depth: Int) -> Bool {
+        if case .notRegistered = reason, path.count == depth { return true }
         return false
     }
 }

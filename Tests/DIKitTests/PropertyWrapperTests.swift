@@ -152,4 +152,36 @@ struct PropertyWrapperTests {
         #expect(missing.wrappedValue == nil)
         #expect(present.wrappedValue is LiveSession)
     }
+
+    @Test func optionalInjectIsNilForAMissingRegistrationWhenItsHolderIsBuiltInsideAFactory() throws {
+        // Given a registered screen whose factory builds an object holding an optional dependency that
+        // nothing registers
+        let container = Container()
+        container.register(ScreenWithOptionalSession.self) { _ in ScreenWithOptionalSession(container: container) }
+        // When
+        let screen = try container.resolve(ScreenWithOptionalSession.self)
+        // Then
+        #expect(screen.session == nil)
+    }
+
+    @Test func optionalInjectIsNilWhenResolvedDirectlyInsideAFactory() throws {
+        // Given
+        let container = Container()
+        container.register(String.self) { _ in
+            OptionalInject<NetworkSessionType>(container: container).wrappedValue == nil ? "absent" : "present"
+        }
+        // When
+        let answer = try container.resolve(String.self)
+        // Then
+        #expect(answer == "absent")
+    }
+}
+
+/// Holds an optional dependency, as a view model might.
+struct ScreenWithOptionalSession: Sendable {
+    @OptionalInject var session: NetworkSessionType?
+
+    init(container: Container) {
+        _session = OptionalInject(container: container)
+    }
 }
