@@ -99,7 +99,7 @@ public struct OptionalInject<Service: Sendable>: Sendable {
         let depth = ResolutionFrames.path(from: ResolutionFrames.current).count
         do {
             wrappedValue = try source.resolve(Service.self, name: name)
-        } catch where error.isNotRegistered(atDepth: depth + 1) {
+        } catch  where error.isNotRegistered(atDepth: depth + 1) {
             wrappedValue = nil
         } catch {
             // Deliberate, as in `Container.require`: a cycle or a failing factory is a programming error.

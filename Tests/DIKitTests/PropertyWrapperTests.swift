@@ -157,7 +157,9 @@ struct PropertyWrapperTests {
         // Given a registered screen whose factory builds an object holding an optional dependency that
         // nothing registers
         let container = Container()
-        container.register(ScreenWithOptionalSession.self) { _ in ScreenWithOptionalSession(container: container) }
+        container.register(ScreenWithOptionalSession.self) { _ in
+            ScreenWithOptionalSession(container: container)
+        }
         // When
         let screen = try container.resolve(ScreenWithOptionalSession.self)
         // Then
@@ -168,7 +170,8 @@ struct PropertyWrapperTests {
         // Given
         let container = Container()
         container.register(String.self) { _ in
-            OptionalInject<NetworkSessionType>(container: container).wrappedValue == nil ? "absent" : "present"
+            OptionalInject<NetworkSessionType>(container: container).wrappedValue == nil
+                ? "absent" : "present"
         }
         // When
         let answer = try container.resolve(String.self)
