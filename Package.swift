@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "DIKit", targets: ["DIKit"]),
         .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
         .executable(name: "boxoffice", targets: ["BoxOfficeCLI"]),
+        // The example's app core and terminal view, as a library only so the nested Fuzz/ package can
+        // reach its parsers; apps have no reason to depend on it.
+        .library(name: "BoxOfficeExample", targets: ["BoxOffice", "BoxOfficeTerminal"]),
     ],
     targets: [
         .target(name: "Binding"),
@@ -25,9 +28,13 @@ let package = Package(
             dependencies: ["Binding", "CacheKit", "DIKit", "NetworkLayer"],
             path: "Examples/BoxOffice/Sources/BoxOffice",
             resources: [.copy("DemoData")]),
+        .target(
+            name: "BoxOfficeTerminal",
+            dependencies: ["BoxOffice", "Binding", "DIKit"],
+            path: "Examples/BoxOffice/Sources/BoxOfficeTerminal"),
         .executableTarget(
             name: "BoxOfficeCLI",
-            dependencies: ["BoxOffice", "Binding", "DIKit"],
+            dependencies: ["BoxOfficeTerminal"],
             path: "Examples/BoxOffice/Sources/boxoffice"),
 
         // Helpers shared by the test targets; in no product, so no client ever builds it.
@@ -37,8 +44,12 @@ let package = Package(
         .testTarget(name: "DIKitTests", dependencies: ["DIKit", "TestSupport"]),
         .testTarget(
             name: "NetworkLayerTests", dependencies: ["NetworkLayer", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "BoxOfficeTests", dependencies: ["BoxOffice", "Binding", "DIKit", "NetworkLayer"]),
-        .testTarget(name: "BoxOfficeCLITests", dependencies: ["BoxOfficeCLI", "BoxOffice"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "BoxOfficeTests", dependencies: ["BoxOffice", "Binding", "DIKit", "NetworkLayer", "TestSupport"]),
+        .testTarget(
+            name: "BoxOfficeCLITests",
+            dependencies: ["BoxOfficeCLI", "BoxOfficeTerminal", "BoxOffice", "TestSupport"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -73,8 +73,14 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         public let underlying: any Error & Sendable
     }
 
-    /// One line a person can act on.
+    /// One line a person can act on, safe to show: secrets in URLs, headers and underlying errors are
+    /// redacted (see ``Redaction``), and line breaks and other control characters from the server's body
+    /// or an underlying error are replaced, so the text stays on one line and cannot drive a terminal.
     public var description: String {
+        Self.oneLine(Redaction.redact(text: unredactedDescription))
+    }
+
+    private var unredactedDescription: String {
         switch self {
         case .invalidRequest(.url(let baseURL, let path)):
             return
@@ -85,7 +91,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "Network failure (URLError \(error.code.rawValue)): \(error.localizedDescription)"
         case .unacceptableStatus(let failure):
             let excerpt = String(decoding: failure.body.prefix(200), as: UTF8.self)
-            return "HTTP \(failure.statusCode) from \(failure.url?.absoluteString ?? "the server")"
+            return
+                "HTTP \(failure.statusCode) from \(failure.url.map { Redaction.redact($0) } ?? "the server")"
                 + (excerpt.isEmpty ? "." : ": \(excerpt)")
         case .decoding(let failure):
             let location = failure.codingPath.isEmpty ? "the top level" : failure.codingPath
@@ -98,6 +105,24 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .middleware(let error):
             return "A middleware failed: \(error)"
         }
+    }
+
+    /// `text` on one line: every control character (line breaks, tabs, escape sequences' ESC, C1 codes)
+    /// becomes a space, and runs of spaces one.
+    static func oneLine(_ text: String) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            let isSpace = scalar == " " || scalar.properties.generalCategory == .control
+            if isSpace {
+                if !lastWasSpace { result.unicodeScalars.append(" ") }
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+            lastWasSpace = isSpace
+        }
+        return result
     }
 
     /// Whether retrying may succeed: timeouts, lost or refused connections, and statuses 408, 429 and

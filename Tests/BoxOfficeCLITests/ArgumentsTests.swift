@@ -1,7 +1,7 @@
 import BoxOffice
 import Testing
 
-@testable import BoxOfficeCLI
+@testable import BoxOfficeTerminal
 
 @Suite("The command line")
 struct ArgumentsTests {
@@ -95,7 +95,7 @@ struct TextWidthTests {
                 screenCount: 0, showCount: 0)
         }
         // When
-        let lines = Renderers.list(entries, style: Style(isEnabled: false))
+        let lines = Renderers.list(entries, screen: Screen(style: Style(isEnabled: false), columns: nil))
         // Then every row ends at the same column
         #expect(Set(lines.map { TextWidth.of($0) }).count == 1)
         #expect(lines[1].contains("1,234"))

@@ -38,20 +38,28 @@ func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value)
 }
 
 /// Runs `boxoffice` with `arguments` and an environment cleared of the developer's API keys.
-func runBoxOffice(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> RunResult
-{
-    try await offThePool { try runBoxOfficeBlocking(arguments, environment: extra) }
+/// - Parameters:
+///   - arguments: The arguments.
+///   - extra: Variables to set (or override) for this run.
+///   - standardOutputPath: A file to send standard output to instead of a pipe (`/dev/full`, say).
+func runBoxOffice(
+    _ arguments: [String], environment extra: [String: String] = [:], standardOutputPath: String? = nil
+) async throws -> RunResult {
+    try await offThePool {
+        try runBoxOfficeBlocking(arguments, environment: extra, standardOutputPath: standardOutputPath)
+    }
 }
 
-private func runBoxOfficeBlocking(_ arguments: [String], environment extra: [String: String]) throws
-    -> RunResult
-{
+private func runBoxOfficeBlocking(
+    _ arguments: [String], environment extra: [String: String], standardOutputPath: String?
+) throws -> RunResult {
     let process = Process()
     process.executableURL = ProjectPaths.binary
     process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     for name in [
         "KOBIS_API_KEY", "KAKAO_REST_API_KEY", "KOBIS_BASE_URL", "KAKAO_BASE_URL", "BOXOFFICE_CACHE_DIR",
+        "BOXOFFICE_TIMEOUT_SECONDS", "COLUMNS",
     ] {
         environment.removeValue(forKey: name)
     }
@@ -59,7 +67,12 @@ private func runBoxOfficeBlocking(_ arguments: [String], environment extra: [Str
     process.environment = environment.merging(extra) { _, new in new }
     let output = Pipe()
     let errors = Pipe()
-    process.standardOutput = output
+    if let standardOutputPath {
+        process.standardOutput = FileHandle(forWritingAtPath: standardOutputPath)
+        try output.fileHandleForWriting.close()
+    } else {
+        process.standardOutput = output
+    }
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
@@ -124,4 +137,20 @@ final class TemporaryFolder: Sendable {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
         "BoxOfficeCLITests-\(UUID().uuidString)")
     deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// One request the demo server received.
+struct ServerRequest: Decodable {
+    let host: String
+    let path: String
+    let headers: [String: String]
+}
+
+extension FixtureServer {
+    /// Every request the server has received so far.
+    func requests() async throws -> [ServerRequest] {
+        let url = baseURL.appendingPathComponent("requests")
+        let data = try await offThePool { try Data(contentsOf: url) }
+        return try JSONDecoder().decode([ServerRequest].self, from: data)
+    }
 }

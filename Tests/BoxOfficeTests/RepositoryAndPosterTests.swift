@@ -1,6 +1,7 @@
 import BoxOffice
 import Foundation
 import NetworkLayer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -45,18 +46,38 @@ struct RepositoryTests {
     }
 
     @Test func aKakaoErrorNamesItsTypeAndMessage() async throws {
-        // Given
+        // Given a poster search that Kakao refuses
         let body = #"{"errorType":"AccessDeniedError","message":"wrong appKey(null) format"}"#
-        let provider = NetworkProvider(session: .json(body, status: 401))
+        let refusing = NetworkProvider(session: .json(body, status: 401))
+        let folder = TemporaryFolder()
+        let posters = PosterProvider(
+            api: KakaoAPI(), searches: refusing, images: refusing, directory: folder.url)
         // When
         var message = ""
         do {
-            _ = try await provider.send(KakaoAPI().posterSearch(title: "별빛 우체국"))
+            _ = try await posters.poster(for: details("20261001", "별빛 우체국"))
         } catch {
             message = ErrorMessage.describe(error)
         }
         // Then
         #expect(message == "Kakao error 401 AccessDeniedError: wrong appKey(null) format")
+    }
+
+    @Test func aKobisNotFoundIsNotReportedAsAKakaoError() async {
+        // Given a KOBIS endpoint answering 404 with a body shaped like Kakao's errors
+        let body = #"{"errorType":"NotFound","message":"no route"}"#
+        let repository = KobisBoxOfficeRepository(
+            api: KobisAPI(key: "k"), provider: NetworkProvider(session: .json(body, status: 404)))
+        // When
+        var message = ""
+        do {
+            _ = try await repository.dailyBoxOffice(for: day("2026-11-21"))
+        } catch {
+            message = ErrorMessage.describe(error)
+        }
+        // Then
+        #expect(message.hasPrefix("HTTP 404 from"))
+        #expect(!message.contains("Kakao"))
     }
 }
 
@@ -74,24 +95,19 @@ struct PosterProviderTests {
             })
     }
 
-    func details(_ code: String, _ title: String) -> MovieDetails {
-        MovieDetails(
-            movieCode: code, title: title, englishTitle: "", openDate: nil, runtimeMinutes: nil,
-            productionYear: nil, genres: [], directors: [], actors: [], nations: [], watchGrade: nil,
-            companies: [])
-    }
-
     @Test func theFirstRequestGoesToTheNetworkThenMemoryThenDiskAfterARestart() async throws {
         // Given
         let counts = Recorder<String>()
         let movie = details("20261001", "별빛 우체국")
         let first = try PosterProvider(
-            api: KakaoAPI(), provider: countingProvider(counts), directory: folder.url)
+            api: KakaoAPI(), searches: countingProvider(counts), images: countingProvider(counts),
+            directory: folder.url)
         // When
         let fromNetwork = try await first.poster(for: movie)
         let fromMemory = try await first.poster(for: movie)
         let restarted = try PosterProvider(
-            api: KakaoAPI(), provider: countingProvider(counts), directory: folder.url)
+            api: KakaoAPI(), searches: countingProvider(counts), images: countingProvider(counts),
+            directory: folder.url)
         let fromDisk = try await restarted.poster(for: movie)
         // Then
         #expect(fromNetwork?.source == .network)
@@ -106,7 +122,8 @@ struct PosterProviderTests {
         // Given
         let counts = Recorder<String>()
         let provider = try PosterProvider(
-            api: KakaoAPI(), provider: countingProvider(counts), directory: folder.url)
+            api: KakaoAPI(), searches: countingProvider(counts), images: countingProvider(counts),
+            directory: folder.url)
         let movie = details("20261002", "서울 탈출")
         // When
         let sources = try await withThrowingTaskGroup(of: PosterSource?.self) { group in
@@ -123,7 +140,8 @@ struct PosterProviderTests {
         // Given the demo re-release nobody posted about
         let counts = Recorder<String>()
         let provider = try PosterProvider(
-            api: KakaoAPI(), provider: countingProvider(counts), directory: folder.url)
+            api: KakaoAPI(), searches: countingProvider(counts), images: countingProvider(counts),
+            directory: folder.url)
         let movie = details("20261014", "2001: 다시 보는 고전")
         // When
         let first = try await provider.poster(for: movie)
@@ -133,4 +151,12 @@ struct PosterProviderTests {
         #expect(second == nil)
         #expect(counts.values == ["search"])
     }
+}
+
+/// The details the poster provider needs: a code and a title.
+func details(_ code: String, _ title: String) -> MovieDetails {
+    MovieDetails(
+        movieCode: code, title: title, englishTitle: "", openDate: nil, runtimeMinutes: nil,
+        productionYear: nil, genres: [], directors: [], actors: [], nations: [], watchGrade: nil,
+        companies: [])
 }

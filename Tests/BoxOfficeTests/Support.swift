@@ -34,25 +34,6 @@ func day(_ text: String) -> Day {
     (try? Day(dashed: text)) ?? { fatalError("bad test date \(text)") }()
 }
 
-/// Records values from any thread.
-final class Recorder<Element: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `items` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var items: [Element] = []
-
-    func append(_ item: Element) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-
-    var values: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
-}
-
 /// A fresh folder, removed when released.
 final class TemporaryFolder: Sendable {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -1,6 +1,7 @@
 import Binding
 import BoxOffice
 import Foundation
+import TestSupport
 import Testing
 
 /// A repository whose answers the test releases one day at a time.

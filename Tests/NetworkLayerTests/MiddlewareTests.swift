@@ -41,7 +41,10 @@ struct MiddlewareTests {
         // Given Kakao's scheme
         let (session, received) = recordingStub()
         let provider = NetworkProvider(
-            session: session, middlewares: [AuthorizationMiddleware(scheme: "KakaoAK") { "rest-key" }])
+            session: session,
+            middlewares: [
+                AuthorizationMiddleware(scheme: "KakaoAK", hosts: ["api.example.com"]) { "rest-key" }
+            ])
         // When
         _ = try await provider.send(endpoint)
         // Then
@@ -52,7 +55,8 @@ struct MiddlewareTests {
         // Given
         struct Locked: Error {}
         let provider = NetworkProvider(
-            session: .json("{}"), middlewares: [AuthorizationMiddleware { throw Locked() }])
+            session: .json("{}"),
+            middlewares: [AuthorizationMiddleware(hosts: ["api.example.com"]) { throw Locked() }])
         // When
         let thrown = await error { try await provider.send(endpoint) }
         // Then
@@ -70,7 +74,7 @@ struct MiddlewareTests {
             session: .json(#"{"title":"Wonka","year":2023}"#),
             middlewares: [
                 LoggingMiddleware(logsHeaders: true) { lines.append($0) },
-                AuthorizationMiddleware { "secret-token" },
+                AuthorizationMiddleware(hosts: ["api.example.com"]) { "secret-token" },
             ])
         var endpoint = endpoint
         endpoint.queryItems = [
@@ -213,7 +217,8 @@ struct TokenRefreshMiddlewareTests {
             )
         }
         let provider = NetworkProvider(
-            session: session, middlewares: [refresh, AuthorizationMiddleware { token.value }])
+            session: session,
+            middlewares: [refresh, AuthorizationMiddleware(hosts: ["api.example.com"]) { token.value }])
         let endpoint = Endpoint<Movie>(baseURL: exampleURL, path: "me")
         // When
         let titles = try await withThrowingTaskGroup(of: String.self) { group in

@@ -78,6 +78,8 @@ enum Timeout {
                     finish(.failure(URLError(.badServerResponse)))
                 }
             }
+            // Redirects to another origin must not carry the request's credentials.
+            task.delegate = RedirectGuard.shared
             task.resume()
             let handle = DataTaskHandle(task: task)
             return { handle.cancel() }

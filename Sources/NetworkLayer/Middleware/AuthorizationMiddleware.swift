@@ -4,38 +4,74 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Adds an authorization header from a token provider to every request.
+/// Adds an authorization header from a token provider to requests for the hosts it is told about, and
+/// to no others.
 ///
 /// ```swift
-/// AuthorizationMiddleware { try await tokenStore.accessToken }             // Authorization: Bearer …
-/// AuthorizationMiddleware(scheme: "KakaoAK") { kakaoRESTKey }               // Authorization: KakaoAK …
+/// AuthorizationMiddleware(for: kakaoAPI) { kakaoRESTKey }                   // only kakaoAPI's host
+/// AuthorizationMiddleware(hosts: ["api.example.com"]) { try await tokens.accessToken }
 /// ```
+/// A credential is meant for one API. A provider also sends requests elsewhere (an image URL an API
+/// returned points at any site on the web), so the header is added only when the request's host is one
+/// of ``hosts`` (compared without regard to case; no subdomain matches another). A redirect to another
+/// origin never carries it either: ``NetworkProvider`` strips credential headers from such redirects.
+///
 /// The token is asked for on every attempt, so after a refresh the next attempt carries the new one.
 /// When the provider returns `nil`, the request goes out without the header.
 public struct AuthorizationMiddleware: NetworkMiddleware {
+    /// The hosts that receive the header, lowercased.
+    public let hosts: Set<String>
     private let scheme: String
     private let field: String
     private let token: @Sendable () async throws -> String?
 
-    /// Creates the middleware.
+    /// Creates the middleware for an explicit list of hosts.
     /// - Parameters:
     ///   - scheme: Put before the token, separated by a space; `"Bearer"` by default, `""` for none.
     ///   - field: The header field; `"Authorization"` by default.
+    ///   - hosts: The hosts whose requests get the header, such as `["dapi.kakao.com"]`.
     ///   - token: Returns the current token, or `nil` for none.
     public init(
         scheme: String = "Bearer",
         field: String = "Authorization",
+        hosts: Set<String>,
         token: @escaping @Sendable () async throws -> String?
     ) {
+        self.hosts = Set(hosts.map { $0.lowercased() })
         self.scheme = scheme
         self.field = field
         self.token = token
     }
 
-    /// Sets the header, then sends the request on.
+    /// Creates the middleware for the host of an endpoint group's base URL.
+    /// - Parameters:
+    ///   - group: The API the credential belongs to.
+    ///   - scheme: Put before the token; `"Bearer"` by default, `""` for none.
+    ///   - field: The header field; `"Authorization"` by default.
+    ///   - token: Returns the current token, or `nil` for none.
+    public init(
+        for group: EndpointGroup,
+        scheme: String = "Bearer",
+        field: String = "Authorization",
+        token: @escaping @Sendable () async throws -> String?
+    ) {
+        self.init(
+            scheme: scheme, field: field, hosts: Set([group.baseURL.host].compactMap { $0 }), token: token)
+    }
+
+    /// Whether a request to `url` gets the header.
+    /// - Parameter url: The request's URL.
+    /// - Returns: `true` when its host is one of ``hosts``.
+    public func applies(to url: URL?) -> Bool {
+        guard let host = url?.host?.lowercased() else { return false }
+        return hosts.contains(host)
+    }
+
+    /// Sets the header when the request's host is one of ``hosts``, then sends the request on.
     public func intercept(
         _ request: URLRequest, context: RequestContext, next: Next
     ) async throws -> (Data, HTTPURLResponse) {
+        guard applies(to: request.url) else { return try await next(request) }
         var request = request
         if let token = try await token() {
             request.setValue(scheme.isEmpty ? token : "\(scheme) \(token)", forHTTPHeaderField: field)

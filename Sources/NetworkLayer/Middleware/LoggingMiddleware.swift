@@ -4,9 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Logs each exchange through a closure, with secrets redacted: `Authorization`, `Proxy-Authorization`
-/// and `Cookie` headers, and query parameters whose names look like keys (`key`, `apiKey`, `serviceKey`,
-/// `token`, `secret`, `password`, `signature`).
+/// Logs each exchange through a closure, with secrets redacted by ``Redaction``: credential-like headers
+/// (`Authorization`, `Cookie`, `X-Api-Key`, …), query parameters whose names look like keys (`key`,
+/// `apiKey`, `serviceKey`, `token`, `secret`, `password`, `signature`), and the same inside the text of
+/// a failure (an `URLError` carries the failing URL in its user info).
 ///
 /// The library does not depend on a logging package; bridge the closure to yours:
 /// ```swift
@@ -50,42 +51,8 @@ public struct LoggingMiddleware: NetworkMiddleware {
             return (data, response)
         } catch {
             let elapsed = (clock.now - start).formattedMilliseconds
-            log("✕ \(method) \(url) failed after \(elapsed): \(error)")
+            log("✕ \(method) \(url) failed after \(elapsed): \(Redaction.redact(text: "\(error)"))")
             throw error
-        }
-    }
-}
-
-/// Hides secrets in logged requests.
-public enum Redaction {
-    /// Header fields whose values are never logged.
-    public static let sensitiveHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
-    /// Fragments that make a query parameter's name look secret, compared case-insensitively.
-    public static let sensitiveQueryFragments = ["key", "token", "secret", "password", "signature"]
-
-    /// `url` with the values of secret-looking query parameters replaced by `REDACTED`.
-    /// - Parameter url: The URL to show.
-    /// - Returns: The URL's text, safe to log.
-    public static func redact(_ url: URL?) -> String {
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url?.absoluteString ?? "<no URL>"
-        }
-        if let items = components.percentEncodedQueryItems {
-            components.percentEncodedQueryItems = items.map { item in
-                let name = item.name.lowercased()
-                guard sensitiveQueryFragments.contains(where: name.contains) else { return item }
-                return URLQueryItem(name: item.name, value: "REDACTED")
-            }
-        }
-        return components.string ?? url.absoluteString
-    }
-
-    /// `headers` with the values of sensitive fields replaced by `REDACTED`.
-    /// - Parameter headers: The header fields.
-    /// - Returns: The fields, safe to log.
-    public static func redact(_ headers: [String: String]) -> [String: String] {
-        headers.reduce(into: [:]) { result, field in
-            result[field.key] = sensitiveHeaders.contains(field.key.lowercased()) ? "REDACTED" : field.value
         }
     }
 }

@@ -17,7 +17,8 @@ import Foundation
 /// Each exchange is one readable JSON file (method, URL, status, headers, and the body as text when it
 /// is UTF-8, base64 otherwise). Requests match by method, path and query; query parameters that look
 /// like secrets (see ``Redaction``) are ignored for matching and never written, so a recording made with
-/// an API key replays without one.
+/// an API key replays without one. Credential-like response headers (`Set-Cookie`, …) are written as
+/// `REDACTED`.
 public final class RecordReplaySession: NetworkSessionType {
     /// Where answers come from.
     public enum Mode: Sendable {
@@ -101,7 +102,7 @@ public final class RecordReplaySession: NetworkSessionType {
         let exchange = Exchange(
             method: request.httpMethod ?? "GET", url: Redaction.redact(request.url),
             status: response.statusCode,
-            headers: response.headerFields, body: data)
+            headers: Redaction.redact(response.headerFields), body: data)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
@@ -122,7 +123,7 @@ public final class RecordReplaySession: NetworkSessionType {
         else { return method }
         let query = (components.percentEncodedQueryItems ?? [])
             .filter { item in
-                !Redaction.sensitiveQueryFragments.contains(where: item.name.lowercased().contains)
+                !Redaction.isSensitive(queryName: item.name)
             }
             .map { "\($0.name)=\($0.value ?? "")" }.sorted().joined(separator: "&")
         return "\(method) \(components.percentEncodedPath)" + (query.isEmpty ? "" : "?\(query)")

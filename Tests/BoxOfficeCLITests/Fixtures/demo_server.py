@@ -6,8 +6,21 @@ Prints its port, then serves until stdin closes. Routes (mount points for KOBIS_
   /kobis/boxoffice/searchDailyBoxOfficeList.json?key=&targetDt=   (key "invalid" → KOBIS fault 320010, HTTP 200)
   /kobis/movie/searchMovieInfo.json?key=&movieCd=
   /kakao/v2/search/image?query=&size=    (needs "Authorization: KakaoAK <key>", else 401 like Kakao)
-  /posters/<code>.png                    (image_url in search results is rewritten to point here)
+  /posters/<code>.png                    (image_url in search results is rewritten to point here, under
+                                          the host name "localhost": another host than the APIs')
   /hits?path=                            how many requests a path has received
+  /requests                              every request so far: host, path with query, and headers
+
+A hostile server, chosen by the key's last part (for the hardening tests; the key itself is echoed back
+where a careless server would echo it):
+  KOBIS key ending "-500"      HTTP 500 with an HTML page naming the request URL and the key
+  KOBIS key ending "-html"     HTTP 200 with an HTML page instead of JSON
+  KOBIS key ending "-404"      HTTP 404 with a body shaped like Kakao's errors
+  KOBIS key ending "-hang"     no answer for 5 seconds (the client's timeout fires first)
+  KOBIS key ending "-escape"   titles carrying terminal escape sequences, C1 controls and the key itself
+  Kakao key ending "-401"      HTTP 401 whose message quotes the key
+  Kakao key ending "-notimage" posters that are HTML pages
+  Kakao key ending "-ftp"      image URLs with the ftp scheme
 """
 import json
 import os
@@ -15,13 +28,16 @@ import socket
 import struct
 import sys
 import threading
+import time
 import urllib.parse
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DEMO = sys.argv[1]
 hits = {}
+requests = []
 lock = threading.Lock()
+ESCAPES = "\x1b[2J\x1b]0;PWNED\x07\u009b31m\u202e"
 
 
 def load(path):
@@ -72,10 +88,35 @@ class Handler(BaseHTTPRequestHandler):
         query = dict(urllib.parse.parse_qsl(url.query))
         with lock:
             hits[url.path] = hits.get(url.path, 0) + 1
-        base = f"http://127.0.0.1:{self.server.server_address[1]}"
+            if url.path != "/requests":
+                requests.append({"host": self.headers.get("Host", ""), "path": self.path,
+                                 "headers": {name.lower(): value for name, value in self.headers.items()}})
+        base = f"http://localhost:{self.server.server_address[1]}"
+        key = query.get("key", "")
+        kakao_key = self.headers.get("Authorization", "").removeprefix("KakaoAK ")
         fault = '{"faultInfo":{"message":"유효하지않은 키값입니다.","errorCode":"320010"}}'.encode()
-        if url.path.startswith("/kobis/") and query.get("key") == "invalid":
+        if url.path.startswith("/kobis/") and key == "invalid":
             self.send(200, fault)
+        elif url.path.startswith("/kobis/") and key.endswith("-500"):
+            self.send(500, f"<html><body>Internal error for {self.path} (key {key})\n</body></html>".encode(),
+                      "text/html")
+        elif url.path.startswith("/kobis/") and key.endswith("-html"):
+            self.send(200, f"<html><body>maintenance, key {key}</body></html>".encode(), "text/html")
+        elif url.path.startswith("/kobis/") and key.endswith("-404"):
+            self.send(404, b'{"errorType":"NotFound","message":"no route"}')
+        elif url.path.startswith("/kobis/") and key.endswith("-hang"):
+            time.sleep(5)
+            self.send(200, b"{}")
+        elif url.path == "/kobis/boxoffice/searchDailyBoxOfficeList.json" and key.endswith("-escape"):
+            daily = json.loads(load(f"kobis/daily/{query.get('targetDt', '')}.json") or b"{}")
+            for row in daily.get("boxOfficeResult", {}).get("dailyBoxOfficeList", []):
+                row["movieNm"] = row["movieNm"] + ESCAPES + key
+            self.send(200, json.dumps(daily, ensure_ascii=False).encode())
+        elif url.path == "/kobis/movie/searchMovieInfo.json" and key.endswith("-escape"):
+            info = json.loads(load(f"kobis/movie/{query.get('movieCd', '')}.json") or b"{}")
+            movie = info.get("movieInfoResult", {}).get("movieInfo", {})
+            movie["movieNm"] = movie.get("movieNm", "") + ESCAPES + key
+            self.send(200, json.dumps(info, ensure_ascii=False).encode())
         elif url.path == "/kobis/boxoffice/searchDailyBoxOfficeList.json":
             date = query.get("targetDt", "")
             empty = json.dumps({"boxOfficeResult": {"boxofficeType": "일별 박스오피스", "showRange": f"{date}~{date}",
@@ -88,13 +129,25 @@ class Handler(BaseHTTPRequestHandler):
             if not self.headers.get("Authorization", "").startswith("KakaoAK "):
                 self.send(401, b'{"errorType":"AccessDeniedError","message":"wrong appKey(null) format"}')
                 return
+            if kakao_key.endswith("-401"):
+                self.send(401, json.dumps({"errorType": "AccessDeniedError",
+                                           "message": f"wrong appKey({kakao_key}) format"}).encode())
+                return
             title = query.get("query", "").removesuffix(" 영화 포스터")
             code = titles().get(title)
             body = load(f"kakao/image/{code}.json") if code else None
             text = (body or b'{"documents":[],"meta":{"is_end":true,"pageable_count":0,"total_count":0}}').decode()
-            self.send(200, text.replace("https://posters.demo.boxoffice.invalid", base + "/posters").encode())
+            posters = base + ("/notimage" if kakao_key.endswith("-notimage") else "/posters")
+            if kakao_key.endswith("-ftp"):
+                posters = "ftp://localhost/posters"
+            self.send(200, text.replace("https://posters.demo.boxoffice.invalid", posters).encode())
         elif url.path.startswith("/posters/"):
             self.send(200, png(url.path), "image/png")
+        elif url.path.startswith("/notimage/"):
+            self.send(200, b"<html><body>Not a poster</body></html>", "text/html")
+        elif url.path == "/requests":
+            with lock:
+                self.send(200, json.dumps(requests).encode())
         elif url.path == "/hits":
             with lock:
                 self.send(200, json.dumps({"hits": hits.get(query.get("path", ""), 0)}).encode())

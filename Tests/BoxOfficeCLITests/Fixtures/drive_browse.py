@@ -60,6 +60,8 @@ def main():
         ("the details of the second film after ↓ and Enter", "\x1b[B\r",
          r"서울 탈출[\s\S]*Escape from Seoul[\s\S]*Poster\s+https://posters\.demo[\s\S]*b back"),
         ("the list after b", "b", r"Daily box office 2026-11-21[\s\S]*q quit"),
+        ("the details again after Enter", "\r", r"Poster[\s\S]*b back"),
+        ("the list after a lone Esc, with no further key", "\x1b", r"Daily box office 2026-11-21[\s\S]*q quit"),
     ]
     try:
         for name, keys, pattern in steps:

@@ -14,6 +14,7 @@ Routes:
   GET  /hang                      never answers (until the client goes away, at most 60 s)
   GET  /large?bytes=              a body of that many bytes
   GET  /redirect                  302 to /json
+  GET  /redirect-to?url=          302 to that URL (another origin, in the redirect tests)
   GET  /hits?path=                how many requests a path has received
 """
 import json
@@ -115,6 +116,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(200, b"x" * int(query.get("bytes", "0")), content_type="application/octet-stream")
         elif path == "/redirect":
             self.send_body(302, b"", headers={"Location": "/json"})
+        elif path == "/redirect-to":
+            self.send_body(302, b"", headers={"Location": query.get("url", "/json")})
         elif path == "/hits":
             with lock:
                 count = hits.get(query.get("path", ""), 0)

@@ -1,3 +1,4 @@
+import BoxOfficeTerminal
 import Foundation
 
 // The `boxoffice` command: a thin terminal view over the BoxOffice app core.

@@ -17,9 +17,10 @@ public struct KobisAPI: Sendable {
     /// - Parameters:
     ///   - baseURL: ``defaultBaseURL`` by default.
     ///   - key: The issued key, sent as the `key` query parameter.
-    public init(baseURL: URL = KobisAPI.defaultBaseURL, key: String) {
+    ///   - timeout: Each attempt's timeout; 15 seconds by default.
+    public init(baseURL: URL = KobisAPI.defaultBaseURL, key: String, timeout: Duration = .seconds(15)) {
         group = EndpointGroup(
-            baseURL: baseURL, queryItems: [URLQueryItem(name: "key", value: key)], timeout: .seconds(15),
+            baseURL: baseURL, queryItems: [URLQueryItem(name: "key", value: key)], timeout: timeout,
             validate: { data, response in try KobisError.check(data, response) })
     }
 
@@ -43,9 +44,11 @@ public struct KakaoAPI: Sendable {
     let group: EndpointGroup
 
     /// Creates the API. The `Authorization: KakaoAK …` header comes from a middleware.
-    /// - Parameter baseURL: ``defaultBaseURL`` by default.
-    public init(baseURL: URL = KakaoAPI.defaultBaseURL) {
-        group = EndpointGroup(baseURL: baseURL, timeout: .seconds(10))
+    /// - Parameters:
+    ///   - baseURL: ``defaultBaseURL`` by default.
+    ///   - timeout: Each attempt's timeout, the search's and the downloads'; 10 seconds by default.
+    public init(baseURL: URL = KakaoAPI.defaultBaseURL, timeout: Duration = .seconds(10)) {
+        group = EndpointGroup(baseURL: baseURL, timeout: timeout)
     }
 
     /// The poster search for a film: `"<title> 영화 포스터"`, one result.
@@ -53,8 +56,15 @@ public struct KakaoAPI: Sendable {
         group.get("v2/search/image", query: ["query": "\(title) 영화 포스터", "size": "1"])
     }
 
-    /// An image's bytes.
+    /// The `Authorization: KakaoAK <key>` middleware, for Kakao's host only.
+    /// - Parameter key: The REST API key.
+    public func authorization(key: String) -> AuthorizationMiddleware {
+        AuthorizationMiddleware(for: group, scheme: "KakaoAK") { key }
+    }
+
+    /// An image's bytes. Send it through a provider without Kakao's credentials: the URL points at
+    /// whichever site hosts the image.
     public func image(at url: URL) -> Endpoint<Data> {
-        Endpoint<Data>(baseURL: url, timeout: .seconds(15))
+        Endpoint<Data>(baseURL: url, timeout: group.timeout)
     }
 }

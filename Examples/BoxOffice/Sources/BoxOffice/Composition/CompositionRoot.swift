@@ -13,10 +13,18 @@ public enum CompositionRoot {
     /// A container with every registration of the app for `environment`.
     ///
     /// - KOBIS and Kakao each get a `NetworkProvider` (named `"kobis"` and `"kakao"`): live over
-    ///   URLSession with retries when their key is set, otherwise over the demo data's session.
+    ///   URLSession with retries when their key is set, otherwise over the demo data's session. Poster
+    ///   downloads get a third (`"images"`) with no credentials: image URLs point at any site.
     /// - Repositories and the poster provider are singletons; view models are made per resolve (the
     ///   details view model takes the movie code as a runtime argument).
-    public static func makeContainer(environment: AppEnvironment, demoData: DemoData?) -> Container {
+    /// - Parameters:
+    ///   - environment: The configuration.
+    ///   - demoData: The bundled demo data, for offline runs.
+    ///   - warn: Told of problems worth a warning that do not stop the app (an unusable cache folder).
+    public static func makeContainer(
+        environment: AppEnvironment, demoData: DemoData?,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> Container {
         let container = Container()
         container.register(AppEnvironment.self, instance: environment)
 
@@ -28,13 +36,20 @@ public enum CompositionRoot {
             guard environment.isKakaoLive, let key = environment.kakaoKey else {
                 return try demoProvider(demoData)
             }
-            let authorization = AuthorizationMiddleware(scheme: "KakaoAK") { key }
+            // The key goes to Kakao's host only, never to the sites its image results point at.
+            let authorization = kakaoAPI(environment).authorization(key: key)
             return liveProvider(middlewares: [authorization])
+        }
+        // Posters come from any site on the web: their provider carries no credentials at all.
+        container.register(NetworkProvider.self, name: "images", scope: .singleton) { _ in
+            if environment.isKakaoLive { return liveProvider(middlewares: []) }
+            return try demoProvider(demoData)
         }
         container.register(KobisBoxOfficeRepository.self, scope: .singleton) { resolver in
             let api = KobisAPI(
                 baseURL: environment.kobisBaseURL,
-                key: environment.isKobisLive ? environment.kobisKey ?? "" : "demo")
+                key: environment.isKobisLive ? environment.kobisKey ?? "" : "demo",
+                timeout: environment.requestTimeout ?? .seconds(15))
             return KobisBoxOfficeRepository(api: api, provider: try resolver.resolve(name: "kobis"))
         }
         container.register(BoxOfficeRepository.self) { resolver in
@@ -44,10 +59,10 @@ public enum CompositionRoot {
             try resolver.resolve(KobisBoxOfficeRepository.self)
         }
         container.register(PosterProviding.self, scope: .singleton) { resolver in
-            let baseURL = environment.isKakaoLive ? environment.kakaoBaseURL : KakaoAPI.defaultBaseURL
-            return try PosterProvider(
-                api: KakaoAPI(baseURL: baseURL), provider: try resolver.resolve(name: "kakao"),
-                directory: environment.cacheDirectory)
+            return PosterProvider(
+                api: kakaoAPI(environment), searches: try resolver.resolve(name: "kakao"),
+                images: try resolver.resolve(name: "images"), directory: environment.cacheDirectory,
+                warn: warn)
         }
         container.register(DailyBoxOfficeViewModel.self) { (resolver, day: Day) in
             DailyBoxOfficeViewModel(repository: try resolver.resolve(), day: day)
@@ -65,6 +80,14 @@ public enum CompositionRoot {
     {
         if environment.isKobisLive { return Day.inKorea(at: now).previous }
         return demoData?.days.last ?? Day.inKorea(at: now).previous
+    }
+
+    /// Kakao's endpoints: the configured base URL when live, the official one (which the demo data
+    /// answers) otherwise.
+    private static func kakaoAPI(_ environment: AppEnvironment) -> KakaoAPI {
+        KakaoAPI(
+            baseURL: environment.isKakaoLive ? environment.kakaoBaseURL : KakaoAPI.defaultBaseURL,
+            timeout: environment.requestTimeout ?? .seconds(10))
     }
 
     private static func liveProvider(middlewares: [any NetworkMiddleware]) -> NetworkProvider {

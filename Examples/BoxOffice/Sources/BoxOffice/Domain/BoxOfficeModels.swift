@@ -127,15 +127,16 @@ public enum PosterSource: String, Sendable, Codable, Hashable {
 public struct Poster: Hashable, Sendable {
     /// Where the image was downloaded from.
     public let url: URL
-    /// The cached image file; it holds the image's bytes from the start, so it opens as an image.
-    public let file: URL
+    /// The cached image file, which holds the image's bytes from the start, so it opens as an image;
+    /// `nil` when the image is not on disk (the cache folder cannot be used).
+    public let file: URL?
     /// The image's size in bytes.
     public let byteCount: Int
     /// Where this run got it.
     public let source: PosterSource
 
     /// Creates a poster.
-    public init(url: URL, file: URL, byteCount: Int, source: PosterSource) {
+    public init(url: URL, file: URL?, byteCount: Int, source: PosterSource) {
         self.url = url
         self.file = file
         self.byteCount = byteCount

@@ -9,11 +9,6 @@ public enum ErrorMessage {
         case let error as NetworkError:
             switch error {
             case .apiError(let underlying): return "\(underlying)"
-            case .unacceptableStatus(let failure):
-                if let kakao = failure.decodeBody(as: KakaoErrorBody.self) {
-                    return "Kakao error \(failure.statusCode) \(kakao.errorType): \(kakao.message)"
-                }
-                return error.description
             default: return error.description
             }
         default:

@@ -64,7 +64,7 @@ enum JSONOutput {
             if let poster {
                 var nested = container.nestedContainer(keyedBy: PosterKeys.self, forKey: .poster)
                 try nested.encode(poster.url.absoluteString, forKey: .url)
-                try nested.encode(poster.file.path, forKey: .file)
+                try nested.encode(poster.file?.path, forKey: .file)
                 try nested.encode(poster.source.rawValue, forKey: .source)
             } else {
                 try container.encodeNil(forKey: .poster)
@@ -75,6 +75,9 @@ enum JSONOutput {
     static func render(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        // JSONEncoder escapes C0 control characters itself; C1 ones and bidi overrides are escaped here,
+        // so the JSON stays valid and no title from a server can drive the terminal it is printed on.
+        return TerminalText.escapingControls(
+            inJSON: String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }

@@ -13,10 +13,13 @@ final class RawTerminal: @unchecked Sendable {
     // @unchecked Sendable: `original` is written once in `init` and then only read; restoring it twice
     // (from a signal handler and from the normal exit) is harmless.
     private let original: termios
+    private let output: Output
     private var signalSources: [any DispatchSourceSignal] = []
 
     /// Enters raw mode; `nil` when standard input is not a terminal.
-    init?() {
+    /// - Parameter output: Scrubs the run's secrets from every screen drawn.
+    init?(output: Output) {
+        self.output = output
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else { return nil }
         var attributes = termios()
         guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { return nil }
@@ -38,20 +41,30 @@ final class RawTerminal: @unchecked Sendable {
 
     /// Replaces the screen's content.
     func draw(_ lines: [String]) {
-        Self.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n"))
+        Self.write("\u{1B}[H\u{1B}[2J" + output.scrubbed(lines.joined(separator: "\r\n")))
     }
 
     static func write(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    /// Keys from standard input, read on a background thread.
+    /// How long a lone Esc waits for the rest of an escape sequence before it counts as the Esc key.
+    static let escapeTimeoutMilliseconds: Int32 = 50
+
+    /// Keys from standard input, read on a background thread. An Esc not followed by more bytes within
+    /// ``escapeTimeoutMilliseconds`` is the Esc key at once, not held until the next key.
     static func keys() -> AsyncStream<Key> {
         AsyncStream { continuation in
             let thread = Thread {
                 var pending: [UInt8] = []
                 var byte: UInt8 = 0
-                while read(STDIN_FILENO, &byte, 1) == 1 {
+                while true {
+                    if pending == [0x1B], !inputArrives(within: escapeTimeoutMilliseconds) {
+                        continuation.yield(.escape)
+                        pending.removeAll()
+                        continue
+                    }
+                    guard read(STDIN_FILENO, &byte, 1) == 1 else { break }
                     pending.append(byte)
                     while let (key, used) = decode(pending) {
                         continuation.yield(key)
@@ -62,6 +75,12 @@ final class RawTerminal: @unchecked Sendable {
             }
             thread.start()
         }
+    }
+
+    /// Whether standard input has a byte to read within `milliseconds`.
+    private static func inputArrives(within milliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, milliseconds) > 0
     }
 
     /// The first key in `bytes` and how many bytes it used; `nil` when more bytes are needed.

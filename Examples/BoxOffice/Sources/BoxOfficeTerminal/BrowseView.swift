@@ -6,24 +6,26 @@ import Foundation
 /// model's observables change, and turns keys into actions.
 @MainActor
 final class BrowseView: BrowsePresenting {
-    private enum Screen {
+    private enum Page {
         case daily(DailyBoxOfficeViewModel)
         case details(MovieDetailsViewModel, MovieDetailsCoordinator)
     }
 
     private let terminal: RawTerminal
-    private let style: Style
+    private let screenSize: Screen
     private let isDemo: Bool
-    private var screen: Screen?
+    private var screen: Page?
     private var bindings = SubscriptionBag()
     private var selection = 0
     weak var coordinator: BrowseCoordinator?
 
-    init(terminal: RawTerminal, style: Style, isDemo: Bool) {
+    init(terminal: RawTerminal, screen: Screen, isDemo: Bool) {
         self.terminal = terminal
-        self.style = style
+        self.screenSize = screen
         self.isDemo = isDemo
     }
+
+    private var style: Style { screenSize.style }
 
     func showDaily(_ viewModel: DailyBoxOfficeViewModel) {
         screen = .daily(viewModel)
@@ -51,7 +53,7 @@ final class BrowseView: BrowsePresenting {
         switch screen {
         case .daily(let viewModel):
             let count = viewModel.entries.value.count
-            let columns = viewModel.displayMode.value == .grid ? 3 : 1
+            let columns = viewModel.displayMode.value == .grid ? Renderers.gridColumns(for: screenSize) : 1
             switch key {
             case .left, .character("h"), .character("p"):
                 selection = 0
@@ -92,15 +94,15 @@ final class BrowseView: BrowsePresenting {
             if viewModel.isLoading.value {
                 lines.append(style.dim("Loading…"))
             } else if let error = viewModel.errorMessage.value {
-                lines.append(style.red("error: \(error)"))
+                lines.append(style.red("error: " + TerminalText.line(error)))
             } else if viewModel.entries.value.isEmpty {
                 lines.append("No box office data for \(viewModel.day.value).")
             } else {
                 selection = min(selection, viewModel.entries.value.count - 1)
                 lines +=
                     viewModel.displayMode.value == .list
-                    ? Renderers.list(viewModel.entries.value, style: style, selected: selection)
-                    : Renderers.grid(viewModel.entries.value, style: style, selected: selection)
+                    ? Renderers.list(viewModel.entries.value, screen: screenSize, selected: selection)
+                    : Renderers.grid(viewModel.entries.value, screen: screenSize, selected: selection)
             }
             lines += [
                 "", style.dim("←/→ day · ↑/↓ select · Enter details · g list/grid · r refresh · q quit"),
@@ -109,9 +111,9 @@ final class BrowseView: BrowsePresenting {
         case .details(let viewModel, _):
             var lines: [String] = []
             if let movie = viewModel.details.value {
-                lines = Renderers.details(movie, poster: viewModel.poster.value, style: style)
+                lines = Renderers.details(movie, poster: viewModel.poster.value, screen: screenSize)
             } else if let error = viewModel.errorMessage.value {
-                lines = [style.red("error: \(error)")]
+                lines = [style.red("error: " + TerminalText.line(error))]
             } else {
                 lines = [style.dim("Loading \(viewModel.movieCode)…")]
             }

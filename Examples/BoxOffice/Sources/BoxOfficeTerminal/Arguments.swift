@@ -1,7 +1,7 @@
 import BoxOffice
 
 /// What the user asked for.
-enum Command: Equatable {
+public enum Command: Equatable, Sendable {
     case daily(date: Day?, mode: DisplayMode, json: Bool)
     case movie(code: String, json: Bool)
     case browse
@@ -9,19 +9,24 @@ enum Command: Equatable {
 }
 
 /// The parsed command line.
-struct Invocation: Equatable {
-    var command: Command
-    var offline: Bool
+public struct Invocation: Equatable, Sendable {
+    /// The command.
+    public var command: Command
+    /// Whether `--offline` was given.
+    public var offline: Bool
 }
 
-/// A command line that does not follow the usage; exit code 64.
-struct UsageError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+/// A command line that does not follow the usage; exit code 64. Its message quotes at most a short,
+/// cleaned excerpt of any argument.
+public struct UsageError: Error, CustomStringConvertible {
+    /// The message, one line.
+    public let message: String
+    /// The message.
+    public var description: String { message }
 }
 
 /// Parses `boxoffice [daily|movie|browse] [options]` without any dependency.
-enum Arguments {
+public enum Arguments {
     static let usage = """
         boxoffice: Korea's daily box office (KOBIS) with posters (Kakao image search).
 
@@ -46,7 +51,11 @@ enum Arguments {
         ENVIRONMENT
         """
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    /// Parses the arguments after the program's name.
+    /// - Parameter arguments: The arguments.
+    /// - Returns: The invocation.
+    /// - Throws: ``UsageError`` for anything the usage does not allow.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         if arguments.contains("-h") || arguments.contains("--help") {
             return Invocation(command: .help, offline: arguments.contains("--offline"))
         }
@@ -73,25 +82,37 @@ enum Arguments {
             let name = argument.hasPrefix("--") ? parts[0] : argument
             let inline = argument.hasPrefix("--") && parts.count == 2 ? parts[1] : nil
             switch name {
-            case "--offline": offline = true
-            case "--json": json = true
+            case "--offline", "--json":
+                // A flag takes no value: `--json=false` must not silently mean `--json`.
+                if inline != nil {
+                    throw UsageError(message: "\(name) takes no value (got \"\(excerpt(argument))\")")
+                }
+                if name == "--offline" { offline = true } else { json = true }
             case "--date":
                 let text = try value(for: "--date", inline: inline)
                 do {
                     date = try Day(dashed: text)
                 } catch {
-                    throw UsageError(message: "--date \(error.description)")
+                    switch error {
+                    case .impossible:
+                        throw UsageError(message: "--date \(excerpt(text)) is not a real date")
+                    case .malformed(_, let expected):
+                        throw UsageError(
+                            message: "--date \"\(excerpt(text))\" is not a date in the form \(expected)")
+                    }
                 }
                 given.append("--date")
             case "--mode":
                 let text = try value(for: "--mode", inline: inline)
                 guard let parsed = DisplayMode(rawValue: text) else {
-                    throw UsageError(message: "--mode must be list or grid, not \"\(text)\"")
+                    throw UsageError(message: "--mode must be list or grid, not \"\(excerpt(text))\"")
                 }
                 mode = parsed
                 given.append("--mode")
             default:
-                if argument.hasPrefix("-") { throw UsageError(message: "unknown option \(argument)") }
+                if argument.hasPrefix("-") {
+                    throw UsageError(message: "unknown option \(excerpt(argument))")
+                }
                 positionals.append(argument)
             }
             if json, !given.contains("--json") { given.append("--json") }
@@ -107,7 +128,7 @@ enum Arguments {
         switch commandName {
         case "daily":
             guard operands.isEmpty else {
-                throw UsageError(message: "unexpected argument \"\(operands[0])\"")
+                throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
             return Invocation(command: .daily(date: date, mode: mode ?? .list, json: json), offline: offline)
         case "movie":
@@ -116,21 +137,27 @@ enum Arguments {
                 throw UsageError(message: "missing movie code: boxoffice movie <movieCode>")
             }
             guard operands.count == 1 else {
-                throw UsageError(message: "unexpected argument \"\(operands[1])\"")
+                throw UsageError(message: "unexpected argument \"\(excerpt(operands[1]))\"")
             }
             guard !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                throw UsageError(message: "\"\(code)\" is not a KOBIS movie code (digits, such as 20124079)")
+                throw UsageError(
+                    message: "\"\(excerpt(code))\" is not a KOBIS movie code (digits, such as 20124079)")
             }
             return Invocation(command: .movie(code: code, json: json), offline: offline)
         case "browse":
             try reject(["--date", "--mode", "--json"])
             guard operands.isEmpty else {
-                throw UsageError(message: "unexpected argument \"\(operands[0])\"")
+                throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
             return Invocation(command: .browse, offline: offline)
         default:
-            throw UsageError(message: "unknown command '\(commandName)'")
+            throw UsageError(message: "unknown command '\(excerpt(commandName))'")
         }
+    }
+
+    /// An argument as an error message may quote it: cleaned, on one line, at most 40 characters.
+    static func excerpt(_ argument: String) -> String {
+        TerminalText.excerpt(argument)
     }
 
     static func helpText() -> String {

@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where everything the command prints goes, so every line is made safe once: external text cleaned
+/// of control characters (``TerminalText``), and the API keys this run was given replaced wherever they
+/// appear, even in text a server sent back. It also notices a failed write to standard output (a full
+/// disk, a closed pipe), which makes the command fail.
+final class Output: Sendable {
+    /// The keys of this run; only values long enough to be keys are scrubbed.
+    let secrets: [String]
+    private let failures = FailureFlag()
+
+    init(secrets: [String?]) {
+        self.secrets = secrets.compactMap { $0 }.filter { $0.count >= 4 }
+    }
+
+    /// Whether a write to standard output has failed.
+    var hasFailedToWrite: Bool { failures.isSet }
+
+    /// `text` with every secret replaced by `REDACTED`.
+    func scrubbed(_ text: String) -> String {
+        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "REDACTED") }
+    }
+
+    /// Prints a screen the program composed (its parts already cleaned) on standard output, with a
+    /// line break after it.
+    func print(_ text: String) {
+        let bytes = Array((scrubbed(text) + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else {
+                failures.set()
+                return
+            }
+            written += result
+        }
+    }
+
+    /// Prints one error line, `error: …`, on standard error.
+    func error(_ message: String) {
+        StandardError.write("error: " + scrubbed(TerminalText.line(message)) + "\n")
+    }
+
+    /// Prints one warning line, `warning: …`, on standard error.
+    func warning(_ message: String) {
+        StandardError.write("warning: " + scrubbed(TerminalText.line(message)) + "\n")
+    }
+
+    /// Prints one note line, `note: …`, on standard error.
+    func note(_ message: String) {
+        StandardError.write("note: " + scrubbed(TerminalText.line(message)) + "\n")
+    }
+
+}
+
+/// A flag any thread may set once.
+private final class FailureFlag: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read or written while holding `lock`.
+    private let lock = NSLock()
+    private var value = false
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+/// Writes to standard error.
+enum StandardError {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
