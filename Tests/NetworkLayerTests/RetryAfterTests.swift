@@ -64,6 +64,14 @@ struct RetryAfterTests {
         #expect(wait == .seconds(30))
     }
 
+    @Test(arguments: [
+        "Sat, 31 Feb 2027 08:00:00 GMT", "Fri, 15 Jan 2027 25:00:00 GMT", "Fri, 15 Foo 2027 08:00:00 GMT",
+        "Fri, 15 Jan 2027 08:00:00 UTC", "Fri, 15 Jan 99999 08:00:00 GMT", "Friday, 15-Jan-2027 08:00:30 GMT",
+    ])
+    func aMalformedDateIsNotARetryAfter(value: String) {
+        #expect(RetryAfter.delay(from: value, now: now) == nil)
+    }
+
     @Test func aDateInThePastMeansRetryNow() {
         #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .zero)
     }
