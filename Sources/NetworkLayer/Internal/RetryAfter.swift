@@ -30,7 +30,8 @@ enum RetryAfter {
         let parts: (day: Int, month: Int, year: Int, time: String)?
         switch words.count {
         case 6 where words[0].hasSuffix(",") && words[5] == "GMT":  // IMF-fixdate
-            parts = gather(number(words[1], digits: 2), month(words[2]), number(words[3], digits: 4), words[4])
+            parts = gather(
+                number(words[1], digits: 2), month(words[2]), number(words[3], digits: 4), words[4])
         case 4 where words[0].hasSuffix(",") && words[3] == "GMT":  // RFC 850
             let date = words[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard date.count == 3, let short = number(date[2], digits: 2) else { return nil }
@@ -56,7 +57,9 @@ enum RetryAfter {
         return (day, month, year, time)
     }
 
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    private static let months = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
 
     private static func isDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
@@ -81,7 +84,8 @@ enum RetryAfter {
 
     private static func time(_ text: String) -> (Int, Int, Int)? {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 3, let hour = number(fields[0], digits: 2), let minute = number(fields[1], digits: 2),
+        guard fields.count == 3, let hour = number(fields[0], digits: 2),
+            let minute = number(fields[1], digits: 2),
             let second = number(fields[2], digits: 2), hour < 24, minute < 60, second <= 60
         else { return nil }
         return (hour, minute, second)
