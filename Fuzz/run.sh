@@ -19,11 +19,19 @@ fi
 # lld, because SwiftPM aliases `main` to the executable's entry and gold cannot link that beside
 # libFuzzer's own `main`; -parse-as-library is set in Package.swift.
 flags=(--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
+build_log=$(mktemp)
 for target in "${targets[@]}"; do
-    swift build "${flags[@]}" --product "$target" 2>&1 | grep -v "Cannot export local symbol" || true
-    test -x ".build-fuzz/debug/$target" || { echo "building $target failed" >&2; exit 1; }
+    # A failed build stops the run: an old binary must never be fuzzed in its place.
+    if ! swift build "${flags[@]}" --product "$target" > "$build_log" 2>&1; then
+        grep -v "Cannot export local symbol" "$build_log" >&2
+        echo "building $target failed" >&2
+        exit 1
+    fi
 done
+rm -f "$build_log"
 
+# libFuzzer reports a crash itself; Swift's own backtracer would spend minutes symbolicating first.
+export SWIFT_BACKTRACE=enable=no
 mkdir -p findings
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

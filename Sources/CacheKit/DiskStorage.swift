@@ -231,6 +231,16 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
                 events.append(.miss(.disk, key: key))
                 return nil
             }
+            // No entry the cache writes is larger than its size limit: a larger file (a sparse 1 TB file
+            // whose trailer adds up, say) is foreign, and reading it whole would exhaust memory.
+            guard status.size <= configuration.sizeLimit else {
+                removeEntry(name: name, state: &state)
+                events.append(
+                    .removedCorruptEntry(key: key, path: path, reason: "larger than the cache's size limit"))
+                state.statistics.misses += 1
+                events.append(.miss(.disk, key: key))
+                return nil
+            }
             let file = try POSIXFile.read(descriptor, count: status.size, at: 0)
             if let decoded = EntryFile.decode(file) {
                 guard decoded.key == key else {
@@ -493,7 +503,7 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         defer { close(descriptor) }
         guard let status = try? POSIXFile.status(descriptor) else { return .invalid }
         guard status.isRegularFile else { return .notARegularFile }
-        guard status.size >= EntryFile.trailerSize,
+        guard status.size >= EntryFile.trailerSize, status.size <= configuration.sizeLimit,
             let bytes = try? POSIXFile.read(
                 descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize),
             let trailer = EntryFile.decodeTrailer(bytes, fileSize: status.size)

@@ -19,15 +19,62 @@ public protocol NetworkSessionType: Sendable {
 }
 
 extension URLSession: NetworkSessionType {
-    /// Sends `request` with `data(for:)`.
+    /// Sends `request` as a data task whose redirects to another origin lose their credential headers
+    /// (see ``Redaction``): URLSession on its own copies every header to the new host.
+    ///
+    /// Cancelling the calling task cancels the data task.
     /// - Parameter request: The request to send.
     /// - Returns: The body and the HTTP response.
-    /// - Throws: The session's `URLError`, or `URLError(.badServerResponse)` for a non-HTTP response.
+    /// - Throws: The session's `URLError` (`.cancelled` when the calling task is cancelled), or
+    ///   `URLError(.badServerResponse)` for a non-HTTP response.
     public func response(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await data(for: request)
-        guard let http = response as? HTTPURLResponse else {
-            throw URLError(.badServerResponse)
+        let handle = CancellableDataTask()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let http = response as? HTTPURLResponse {
+                        continuation.resume(returning: (data ?? Data(), http))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                task.delegate = RedirectGuard.shared
+                handle.start(task)
+            }
+        } onCancel: {
+            handle.cancel()
         }
-        return (data, http)
+    }
+}
+
+/// A data task that a cancellation arriving before, during or after its start stops exactly once.
+private final class CancellableDataTask: Sendable {
+    private struct State: @unchecked Sendable {
+        // @unchecked Sendable: URLSessionTask is documented thread-safe for `resume()` and `cancel()`,
+        // the only calls made through it; FoundationNetworking does not annotate it `Sendable`.
+        var task: URLSessionDataTask?
+        var isCancelled = false
+    }
+
+    private let state = Locked(State())
+
+    /// Resumes `task`, or cancels it at once if the caller was cancelled before it started.
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.isCancelled
+        }
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            state.isCancelled = true
+            return state.task
+        }
+        task?.cancel()
     }
 }

@@ -62,41 +62,103 @@ public enum Redaction {
         }
     }
 
-    /// `text` with every `name=value` whose name looks secret (as in a query string) and every
-    /// `Name: value` whose name looks like a credential header (as in a dump of headers or user info)
-    /// given a hidden value.
+    /// `text` with every `name=value` whose name looks secret (as in a query string), every
+    /// `Name: value` whose name looks like a credential header (as in a dump of headers or user info),
+    /// and every password in a `scheme://user:password@host` given a hidden value.
+    ///
+    /// One pass over the text, in time linear in its length whatever it holds (a regular expression with
+    /// these shapes backtracks badly on text such as `keykeykey…` with no `=`).
     /// - Parameter text: Any text: an error's description, a log line.
     /// - Returns: The text, safe to show.
     public static func redact(text: String) -> String {
-        var result = text
-        for (expression, template) in textRules {
-            let range = NSRange(result.startIndex..., in: result)
-            result = expression.stringByReplacingMatches(in: result, range: range, withTemplate: template)
+        let scalars = Array(text.unicodeScalars)
+        var output = String.UnicodeScalarView()
+        var index = 0
+        // Where the run of name characters before `index` starts, for each kind of name.
+        var queryNameStart = 0
+        var headerNameStart = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            output.append(scalar)
+            index += 1
+            if scalar == "=",
+                isSensitive(queryName: String(String.UnicodeScalarView(scalars[queryNameStart..<index - 1])))
+            {
+                index = skipValue(scalars, from: index, until: queryValueEnds)
+                output.append(contentsOf: placeholder.unicodeScalars)
+            } else if scalar == ":", let nameEnd = headerNameEnd(scalars, before: index - 1),
+                nameEnd > headerNameStart,
+                isSensitive(headerName: String(String.UnicodeScalarView(scalars[headerNameStart..<nameEnd])))
+            {
+                while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" {
+                    output.append(scalars[index])
+                    index += 1
+                }
+                if index < scalars.count, scalars[index] == "\"" {
+                    let close = scalars[(index + 1)...].firstIndex(of: "\"") ?? scalars.count
+                    output.append(contentsOf: ("\"" + placeholder + "\"").unicodeScalars)
+                    index = min(close + 1, scalars.count)
+                } else {
+                    index = skipValue(scalars, from: index, until: headerValueEnds)
+                    output.append(contentsOf: placeholder.unicodeScalars)
+                }
+            } else if scalar == ":", index + 1 < scalars.count, scalars[index] == "/",
+                scalars[index + 1] == "/"
+            {
+                index = redactUserInfo(scalars, from: index, into: &output)
+            }
+            if !isQueryNameCharacter(scalar) { queryNameStart = index }
+            if !isHeaderNameCharacter(scalar) && scalar != "\"" { headerNameStart = index }
         }
-        return result
+        return String(output)
     }
 
-    /// The rules of ``redact(text:)``: query-style pairs, then header-style lines.
-    private static let textRules: [(NSRegularExpression, String)] = {
-        let query = sensitiveQueryFragments.joined(separator: "|")
-        let header = sensitiveHeaderFragments.joined(separator: "|")
-        let rules = [
-            // name=value in a query string or a form: the value runs to the next separator.
-            (
-                #"(?i)([A-Za-z0-9_.~-]*(?:"# + query + #")[A-Za-z0-9_.~-]*=)[^&#\s"'<>,;)]*"#,
-                "$1" + placeholder
-            ),
-            // scheme://user:password@host
-            (#"(://[^/\s:@]*:)[^@/\s]*@"#, "$1" + placeholder + "@"),
-            // "Name": "value" and Name: value, as headers print in dictionaries and dumps.
-            (
-                #"(?i)("?[A-Za-z0-9-]*(?:"# + header + #")[A-Za-z0-9-]*"?\s*:\s*)("[^"]*"|[^,;\r\n}\]]*)"#,
-                "$1" + placeholder
-            ),
-        ]
-        return rules.compactMap { pattern, template in
-            // The patterns are constants; one that failed to compile would be a bug caught by the tests.
-            (try? NSRegularExpression(pattern: pattern)).map { ($0, template) }
+    /// `scheme://user:password@` from just after the scheme's colon: copies `//user:`, hides the password.
+    private static func redactUserInfo(
+        _ scalars: [Unicode.Scalar], from start: Int, into output: inout String.UnicodeScalarView
+    ) -> Int {
+        var end = start + 2
+        var colon: Int?
+        while end < scalars.count, !["/", "@", " ", "\n", "\t", "?", "#"].contains(scalars[end]) {
+            if scalars[end] == ":", colon == nil { colon = end }
+            end += 1
         }
-    }()
+        guard let colon, end < scalars.count, scalars[end] == "@" else { return start }
+        output.append(contentsOf: scalars[start...colon])
+        output.append(contentsOf: placeholder.unicodeScalars)
+        return end
+    }
+
+    /// The index after a header-style name that ends just before `colon` (allowing `"Name"`), or `nil`.
+    private static func headerNameEnd(_ scalars: [Unicode.Scalar], before colon: Int) -> Int? {
+        var end = colon
+        while end > 0, scalars[end - 1] == " " { end -= 1 }
+        if end > 0, scalars[end - 1] == "\"" { end -= 1 }
+        return end
+    }
+
+    private static func skipValue(
+        _ scalars: [Unicode.Scalar], from start: Int, until ends: (Unicode.Scalar) -> Bool
+    ) -> Int {
+        var index = start
+        while index < scalars.count, !ends(scalars[index]) { index += 1 }
+        return index
+    }
+
+    private static func queryValueEnds(_ scalar: Unicode.Scalar) -> Bool {
+        "&#\"'<>,;) \t\r\n".unicodeScalars.contains(scalar)
+    }
+
+    private static func headerValueEnds(_ scalar: Unicode.Scalar) -> Bool {
+        ",;\r\n}]".unicodeScalars.contains(scalar)
+    }
+
+    private static func isQueryNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar)
+            || "_.~-".unicodeScalars.contains(scalar)
+    }
+
+    private static func isHeaderNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+    }
 }

@@ -219,6 +219,28 @@ struct HardeningTests {
         #expect(result.errors.contains("could not write to standard output"))
     }
 
+    @Test func aFailedWriteToStandardErrorIsNotACrash() async throws {
+        // When a usage error cannot even be reported
+        let result = try await runBoxOffice(["--bogus"], standardErrorPath: "/dev/full")
+        // Then the exit code still says what happened
+        #expect(result.status == 64)
+    }
+
+    @Test(arguments: [["--json="], ["daily", "--offline="]])
+    func aFlagGivenAnEmptyValueIsAUsageErrorToo(arguments: [String]) async throws {
+        let result = try await runBoxOffice(arguments)
+        #expect(result.status == 64)
+        #expect(result.errors.contains("takes no value"))
+    }
+
+    @Test func aHugeEnvironmentValueIsNotEchoedWhole() async throws {
+        let result = try await runBoxOffice(
+            ["daily"],
+            environment: ["KOBIS_API_KEY": "k", "KOBIS_BASE_URL": String(repeating: "x", count: 100_000)])
+        #expect(result.status == 1)
+        #expect(result.errors.count < 300)
+    }
+
     @Test func aKeyWithATrailingNewlineIsTrimmed() async throws {
         // Given a key as `$(cat key.txt)` gives it
         let server = try await FixtureServer.start(

@@ -42,16 +42,21 @@ func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value)
 ///   - arguments: The arguments.
 ///   - extra: Variables to set (or override) for this run.
 ///   - standardOutputPath: A file to send standard output to instead of a pipe (`/dev/full`, say).
+///   - standardErrorPath: The same for standard error.
 func runBoxOffice(
-    _ arguments: [String], environment extra: [String: String] = [:], standardOutputPath: String? = nil
+    _ arguments: [String], environment extra: [String: String] = [:], standardOutputPath: String? = nil,
+    standardErrorPath: String? = nil
 ) async throws -> RunResult {
     try await offThePool {
-        try runBoxOfficeBlocking(arguments, environment: extra, standardOutputPath: standardOutputPath)
+        try runBoxOfficeBlocking(
+            arguments, environment: extra, standardOutputPath: standardOutputPath,
+            standardErrorPath: standardErrorPath)
     }
 }
 
 private func runBoxOfficeBlocking(
-    _ arguments: [String], environment extra: [String: String], standardOutputPath: String?
+    _ arguments: [String], environment extra: [String: String], standardOutputPath: String?,
+    standardErrorPath: String?
 ) throws -> RunResult {
     let process = Process()
     process.executableURL = ProjectPaths.binary
@@ -73,7 +78,12 @@ private func runBoxOfficeBlocking(
     } else {
         process.standardOutput = output
     }
-    process.standardError = errors
+    if let standardErrorPath {
+        process.standardError = FileHandle(forWritingAtPath: standardErrorPath)
+        try errors.fileHandleForWriting.close()
+    } else {
+        process.standardError = errors
+    }
     process.standardInput = FileHandle.nullDevice
     try process.run()
     let outputData = output.fileHandleForReading.readDataToEndOfFile()

@@ -80,6 +80,19 @@ struct TerminalTextTests {
         #expect(lines.allSatisfy { TextWidth.of($0) <= columns }, "\(lines.map(TextWidth.of))")
     }
 
+    @Test func theMostNegativeRankChangeRendersWithoutTrapping() {
+        // Given a row whose rankInten a server sent as Int.min
+        var entry = entries(["A"])[0]
+        entry = DailyBoxOfficeEntry(
+            rank: 1, rankChange: .min, isNew: false, movieCode: "1", title: entry.title, openDate: nil,
+            audienceCount: 0, audienceAccumulated: 0, salesAmount: 0, salesAccumulated: 0, salesShare: 0,
+            screenCount: 0, showCount: 0)
+        // When
+        let lines = Renderers.list([entry], screen: Screen(style: Style(isEnabled: false), columns: nil))
+        // Then
+        #expect(lines[1].contains("▼9223372036854775808"))
+    }
+
     @Test func aLoneEscapeDecodesOnlyOnceMoreBytesCouldNotFollow() {
         // A lone Esc is incomplete to the decoder; the reader's timeout turns it into the Esc key.
         #expect(RawTerminal.decode([0x1B]) == nil)

@@ -102,6 +102,32 @@ struct HostileInputTests {
         #expect(value == nil)
     }
 
+    @Test func aHugeSparseEntryWhoseLengthsAddUpIsAMissNotAnAllocation() throws {
+        // Given a 1 TB sparse file under an entry's name, whose trailer claims exactly that payload
+        let storage = try DiskStorage<Data>(in: folder, clock: clock)
+        let path = storage.fileURL(forKey: "k").path
+        let payloadLength = 1 << 40
+        var trailer = EntryFile.encode(StoredExpiration(deadline: 1e12, duration: 60))
+        trailer.append(littleEndian: UInt64(payloadLength))
+        trailer.append(littleEndian: UInt32(1))
+        trailer.append(littleEndian: UInt32(1))
+        trailer.append(contentsOf: Array("CacheKit".utf8))
+        let descriptor = open(path, O_CREAT | O_WRONLY, 0o644)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        try #require(ftruncate(descriptor, off_t(payloadLength + 1)) == 0)
+        let written = Array("k".utf8 + trailer).withUnsafeBytes {
+            pwrite(descriptor, $0.baseAddress, $0.count, off_t(payloadLength))
+        }
+        try #require(written == 1 + trailer.count)
+        // When
+        let count = storage.count
+        let value = storage.value(forKey: "k")
+        // Then the file is not read whole, and is not an entry
+        #expect(count == 0)
+        #expect(value == nil)
+    }
+
     @Test func aFIFOUnderAnEntrysNameIsSkippedWithoutHanging() throws {
         // Given a named pipe where an entry's file would be
         let storage = try DiskStorage<String>(in: folder, clock: clock)

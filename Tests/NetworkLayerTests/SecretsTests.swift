@@ -41,6 +41,16 @@ struct SecretsTests {
         #expect(!middleware.applies(to: URL(string: "https://example.com/v1")))
     }
 
+    @Test func aGroupsCredentialGoesToItsOriginOnlyNotToItsHostOnAnotherSchemeOrPort() {
+        // Given Kakao's credential, made for its group (https, port 443)
+        let middleware = AuthorizationMiddleware(for: api, scheme: "KakaoAK") { "key" }
+        // Then
+        #expect(middleware.applies(to: URL(string: "https://dapi.kakao.com/v2/search/image")))
+        #expect(middleware.applies(to: URL(string: "https://DAPI.kakao.com:443/v2")))
+        #expect(!middleware.applies(to: URL(string: "http://dapi.kakao.com/v2/search/image")))
+        #expect(!middleware.applies(to: URL(string: "https://dapi.kakao.com:8443/v2")))
+    }
+
     // MARK: - Redaction in descriptions, logs and recordings
 
     @Test func anHTTPErrorsDescriptionHidesTheKeyInItsURL() async {
@@ -114,6 +124,27 @@ struct SecretsTests {
         #expect(!Redaction.redact(text: text).contains(sentinel))
     }
 
+    @Test(arguments: [
+        String(repeating: "key", count: 20_000), String(repeating: "token:", count: 10_000),
+        String(repeating: "a=", count: 20_000), String(repeating: "http://", count: 10_000),
+    ])
+    func redactingLongHostileTextTakesLinearTime(text: String) throws {
+        // Given text a server controls, shaped to make a backtracking matcher take minutes
+        // When / Then it is redacted well within the watchdog's limit
+        let finished = Watchdog.finishes(within: 5) { _ = Redaction.redact(text: text) }
+        try #require(finished, "redaction took more than 5 s")
+    }
+
+    @Test func textRedactionKeepsWhatIsNotSecret() {
+        // A value runs to a separator; a colon is not one (a token may hold colons), so it goes too.
+        let text =
+            #"HTTP 500 from https://x.test/a?day=1&key=abc: {"Accept": "json", "X-Api-Key": "abc"} Cookie: s=abc"#
+        #expect(
+            Redaction.redact(text: text)
+                == #"HTTP 500 from https://x.test/a?day=1&key=REDACTED {"Accept": "json", "X-Api-Key": "REDACTED"} Cookie: REDACTED"#
+        )
+    }
+
     @Test func aRecordingDoesNotKeepCredentialLikeResponseHeaders() async throws {
         // Given an upstream that sets a session cookie
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("SecretsTests-\(UUID())")
@@ -140,28 +171,50 @@ struct RedirectSecretsTests {
         server = try await TestServer.shared.value
     }
 
-    func echo(redirectingTo target: URL) async throws -> Echo {
+    func echo(redirectingTo target: URL, coalescing: Bool = false) async throws -> Echo {
         let group = EndpointGroup(baseURL: server.baseURL)
         let provider = NetworkProvider(
             session: URLSession(configuration: .ephemeral),
-            middlewares: [AuthorizationMiddleware(for: group, scheme: "KakaoAK") { "S3NT1NEL-KEY" }])
+            middlewares: [AuthorizationMiddleware(for: group, scheme: "KakaoAK") { "S3NT1NEL-KEY" }],
+            configuration: .init(coalescesIdenticalGETs: coalescing))
         let endpoint = group.endpoint(
             .get, "redirect-to", query: [URLQueryItem(name: "url", value: target.absoluteString)],
             headers: ["X-Api-Key": "S3NT1NEL-KEY", "Accept": "application/json"], as: Echo.self)
         return try await provider.send(endpoint)
     }
 
-    @Test func aRedirectToAnotherHostArrivesWithoutCredentials() async throws {
-        // Given the same server under another host name: another origin
+    @Test(arguments: [false, true])
+    func aRedirectToAnotherHostArrivesWithoutCredentials(coalescing: Bool) async throws {
+        // Given the same server under another host name: another origin (with coalescing, the request
+        // goes through URLSession's own `response(for:)`, not the provider's timed data task)
         let port = try #require(server.baseURL.port)
         let elsewhere = try #require(URL(string: "http://localhost:\(port)/echo"))
         // When
-        let echo = try await echo(redirectingTo: elsewhere)
+        let echo = try await echo(redirectingTo: elsewhere, coalescing: coalescing)
         // Then
         #expect(echo.path == "/echo")
         #expect(echo.headers["authorization"] == nil)
         #expect(echo.headers["x-api-key"] == nil)
         #expect(echo.headers["accept"] == "application/json")
+    }
+
+    @Test func aSessionWrappingURLSessionStripsCredentialsOnACrossOriginRedirectToo() async throws {
+        // Given a recording session over URLSession, as a bug report would use
+        let port = try #require(server.baseURL.port)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Redirects-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = RecordReplaySession(
+            directory: folder, mode: .record(upstream: URLSession(configuration: .ephemeral)))
+        var request = URLRequest(
+            url: server.baseURL.appendingPathComponent("redirect-to").appending(
+                queryItems: [URLQueryItem(name: "url", value: "http://localhost:\(port)/echo")]))
+        request.setValue("Bearer S3NT1NEL-KEY", forHTTPHeaderField: "Authorization")
+        // When
+        let (data, _) = try await session.response(for: request)
+        // Then
+        let echo = try JSONDecoder().decode(Echo.self, from: data)
+        #expect(echo.path == "/echo")
+        #expect(echo.headers["authorization"] == nil)
     }
 
     @Test func aRedirectWithinTheOriginKeepsItsCredentials() async throws {

@@ -109,10 +109,12 @@ struct ThreadID: Hashable {
     private let raw: UInt
 
     static var current: ThreadID {
-        #if canImport(Darwin)
-            ThreadID(raw: UInt(bitPattern: pthread_self()))
-        #else
+        #if canImport(Glibc)
+            // glibc's pthread_t is an integer.
             ThreadID(raw: UInt(pthread_self()))
+        #else
+            // Darwin's and musl's pthread_t is a pointer.
+            ThreadID(raw: UInt(bitPattern: pthread_self()))
         #endif
     }
 }

@@ -12,15 +12,19 @@ import Foundation
 /// AuthorizationMiddleware(hosts: ["api.example.com"]) { try await tokens.accessToken }
 /// ```
 /// A credential is meant for one API. A provider also sends requests elsewhere (an image URL an API
-/// returned points at any site on the web), so the header is added only when the request's host is one
-/// of ``hosts`` (compared without regard to case; no subdomain matches another). A redirect to another
-/// origin never carries it either: ``NetworkProvider`` strips credential headers from such redirects.
+/// returned points at any site on the web), so the header is added only to requests for that API: made
+/// `for:` an endpoint group, to the group's origin (scheme, host and port, as a browser judges origins);
+/// made with `hosts:`, to those hosts (compared without regard to case, on any scheme and port; no
+/// subdomain matches another). A redirect to another origin never carries it either: URLSession
+/// requests sent through NetworkLayer strip credential headers from such redirects.
 ///
 /// The token is asked for on every attempt, so after a refresh the next attempt carries the new one.
 /// When the provider returns `nil`, the request goes out without the header.
 public struct AuthorizationMiddleware: NetworkMiddleware {
     /// The hosts that receive the header, lowercased.
     public let hosts: Set<String>
+    /// The one origin that receives the header, when made `for:` a group.
+    private let origin: URL?
     private let scheme: String
     private let field: String
     private let token: @Sendable () async throws -> String?
@@ -38,12 +42,13 @@ public struct AuthorizationMiddleware: NetworkMiddleware {
         token: @escaping @Sendable () async throws -> String?
     ) {
         self.hosts = Set(hosts.map { $0.lowercased() })
+        self.origin = nil
         self.scheme = scheme
         self.field = field
         self.token = token
     }
 
-    /// Creates the middleware for the host of an endpoint group's base URL.
+    /// Creates the middleware for the origin (scheme, host and port) of an endpoint group's base URL.
     /// - Parameters:
     ///   - group: The API the credential belongs to.
     ///   - scheme: Put before the token; `"Bearer"` by default, `""` for none.
@@ -55,19 +60,23 @@ public struct AuthorizationMiddleware: NetworkMiddleware {
         field: String = "Authorization",
         token: @escaping @Sendable () async throws -> String?
     ) {
-        self.init(
-            scheme: scheme, field: field, hosts: Set([group.baseURL.host].compactMap { $0 }), token: token)
+        self.hosts = Set([group.baseURL.host?.lowercased()].compactMap { $0 })
+        self.origin = group.baseURL
+        self.scheme = scheme
+        self.field = field
+        self.token = token
     }
 
     /// Whether a request to `url` gets the header.
     /// - Parameter url: The request's URL.
-    /// - Returns: `true` when its host is one of ``hosts``.
+    /// - Returns: `true` when it has the group's origin, or, for a list of hosts, one of ``hosts``.
     public func applies(to url: URL?) -> Bool {
+        if let origin { return RedirectGuard.isSameOrigin(origin, url) }
         guard let host = url?.host?.lowercased() else { return false }
         return hosts.contains(host)
     }
 
-    /// Sets the header when the request's host is one of ``hosts``, then sends the request on.
+    /// Sets the header when ``applies(to:)`` the request's URL, then sends the request on.
     public func intercept(
         _ request: URLRequest, context: RequestContext, next: Next
     ) async throws -> (Data, HTTPURLResponse) {

@@ -78,9 +78,10 @@ public enum Arguments {
 
         while index < arguments.count {
             let argument = arguments[index]
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            let name = argument.hasPrefix("--") ? parts[0] : argument
-            let inline = argument.hasPrefix("--") && parts.count == 2 ? parts[1] : nil
+            // `--name=value`; an empty value (`--json=`) is still a value, not the flag alone.
+            let equals = argument.hasPrefix("--") ? argument.firstIndex(of: "=") : nil
+            let name = equals.map { String(argument[..<$0]) } ?? argument
+            let inline = equals.map { String(argument[argument.index(after: $0)...]) }
             switch name {
             case "--offline", "--json":
                 // A flag takes no value: `--json=false` must not silently mean `--json`.

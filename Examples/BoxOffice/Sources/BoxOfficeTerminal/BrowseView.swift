@@ -115,7 +115,7 @@ final class BrowseView: BrowsePresenting {
             } else if let error = viewModel.errorMessage.value {
                 lines = [style.red("error: " + TerminalText.line(error))]
             } else {
-                lines = [style.dim("Loading \(viewModel.movieCode)…")]
+                lines = [style.dim("Loading \(TerminalText.line(viewModel.movieCode))…")]
             }
             lines += ["", style.dim("b back · q quit")]
             terminal.draw(lines)

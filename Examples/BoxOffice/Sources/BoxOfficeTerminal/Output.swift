@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -30,17 +32,7 @@ final class Output: Sendable {
     /// Prints a screen the program composed (its parts already cleaned) on standard output, with a
     /// line break after it.
     func print(_ text: String) {
-        let bytes = Array((scrubbed(text) + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else {
-                failures.set()
-                return
-            }
-            written += result
-        }
+        if !FileDescriptor.write(scrubbed(text) + "\n", to: STDOUT_FILENO) { failures.set() }
     }
 
     /// Prints one error line, `error: …`, on standard error.
@@ -79,9 +71,39 @@ private final class FailureFlag: @unchecked Sendable {
     }
 }
 
-/// Writes to standard error.
+/// Writes to standard error. A failure is ignored: there is nowhere left to report it, and
+/// `FileHandle.write(_:)` would trap on it.
 enum StandardError {
     static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        _ = FileDescriptor.write(text, to: STDERR_FILENO)
+    }
+}
+
+/// `write(2)`, named apart from the method names above.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(descriptor, buffer, count)
+    #elseif canImport(Musl)
+        Musl.write(descriptor, buffer, count)
+    #else
+        Darwin.write(descriptor, buffer, count)
+    #endif
+}
+
+/// Writes with the system call, which reports failure, where Foundation's `FileHandle.write(_:)` traps.
+enum FileDescriptor {
+    /// Writes all of `text`; returns false when the descriptor refuses (a full disk, a closed descriptor).
+    static func write(_ text: String, to descriptor: Int32) -> Bool {
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes {
+                systemWrite(descriptor, $0.baseAddress, $0.count)
+            }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { return false }
+            written += result
+        }
+        return true
     }
 }

@@ -22,7 +22,8 @@ enum Renderers {
             return (style.green(text), TextWidth.of(text))
         }
         if entry.rankChange < 0 {
-            let text = "▼\(-entry.rankChange)"
+            // `magnitude`, not negation: a server's rankInten may be Int.min, whose negation traps.
+            let text = "▼\(entry.rankChange.magnitude)"
             return (style.red(text), TextWidth.of(text))
         }
         return (style.dim("-"), 1)

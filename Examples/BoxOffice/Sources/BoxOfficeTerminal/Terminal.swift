@@ -45,7 +45,7 @@ final class RawTerminal: @unchecked Sendable {
     }
 
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        _ = FileDescriptor.write(text, to: STDOUT_FILENO)
     }
 
     /// How long a lone Esc waits for the rest of an escape sequence before it counts as the Esc key.

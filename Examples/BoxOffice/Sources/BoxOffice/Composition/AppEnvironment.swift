@@ -120,6 +120,8 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
             return "\(variable) contains spaces or control characters inside it, which no API key has. "
                 + "Set it to the key alone."
         }
-        return "\(variable)=\"\(value)\" is not \(expected). Set it to \(expected), or unset it."
+        // A value from the environment is shown cut to 60 characters: enough to recognise, never a flood.
+        let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value
+        return "\(variable)=\"\(shown)\" is not \(expected). Set it to \(expected), or unset it."
     }
 }

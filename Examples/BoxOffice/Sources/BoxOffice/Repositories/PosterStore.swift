@@ -29,11 +29,13 @@ enum PosterStore<Value: DataConvertible & Sendable>: Sendable {
         }
     }
 
-    /// The file holding `key`'s value, when there is one on disk.
+    /// The file holding `key`'s value, when there is one on disk: a regular file, not a link or pipe
+    /// someone put under its name.
     func file(forKey key: String) -> URL? {
         guard case .tiered(let cache) = self else { return nil }
         let url = cache.disk.fileURL(forKey: key)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+        return type == .typeRegular ? url : nil
     }
 
     /// A two-tier store in `directory`, or a memory-only one (and why) when the folder cannot be used.
