@@ -29,6 +29,8 @@ public final class Observable<Value> {
     @usableFromInline var subscribers: ContiguousArray<Subscriber<Value>> = []
     @usableFromInline var pendingEvents: [DeliveryEvent<Value>] = []
     @usableFromInline var isDelivering = false
+    /// Counts the values stored, so ``modify(_:)`` can tell whether another write came in between.
+    @usableFromInline var version: UInt64 = 0
     private var nextSubscriberID: UInt64 = 0
     private var upstream: [AnyObject] = []
 
@@ -41,7 +43,8 @@ public final class Observable<Value> {
     /// The current value. Setting it delivers the new value to every subscriber, on this thread, before
     /// the setter returns, unless a delivery round is already running (see the type's documentation).
     ///
-    /// - Important: `observable.value += 1` is a read followed by a write, not one atomic step.
+    /// - Important: `observable.value += 1` is a read followed by a write, not one atomic step; use
+    ///   ``modify(_:)`` when two threads may change the value at once.
     public var value: Value {
         @inlinable get {
             lock.lock()
@@ -50,6 +53,36 @@ public final class Observable<Value> {
         }
         @inlinable set {
             send(newValue)
+        }
+    }
+
+    /// Changes the value in place, as one atomic step, and delivers the result like a set.
+    ///
+    /// `observable.value += 1` reads, then writes: two threads doing it at once can lose an increment.
+    /// `observable.modify { $0 += 1 }` cannot. `body` runs with no lock held; if another write lands
+    /// between the read and the write, `body` runs again on the newer value, so keep it free of side
+    /// effects.
+    /// ```swift
+    /// counter.modify { $0 += 1 }
+    /// let count = names.modify { $0.append("new"); return $0.count }
+    /// ```
+    /// - Parameter body: Changes the value; what it returns, `modify` returns.
+    /// - Returns: What `body` returned on the run that was stored.
+    /// - Throws: What `body` throws; the value is then unchanged.
+    @discardableResult
+    public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        while true {
+            lock.lock()
+            var copy = storedValue
+            let seen = version
+            lock.unlock()
+            let result = try body(&copy)
+            lock.lock()
+            if version == seen {
+                sendLocked(copy)
+                return result
+            }
+            lock.unlock()
         }
     }
 
@@ -80,8 +113,8 @@ public final class Observable<Value> {
     /// - Parameters:
     ///   - owner: The object the subscription lives for, held weakly.
     ///   - handler: Called with the owner and each value.
-    /// - Returns: A token; cancelling or releasing it also ends the subscription.
-    @discardableResult
+    /// - Returns: A token; cancelling or releasing it also ends the subscription, so keep it (a value left
+    ///   unused is a warning).
     public func subscribe<Owner: AnyObject & Sendable>(
         with owner: Owner,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
@@ -132,9 +165,16 @@ public final class Observable<Value> {
     @inlinable
     func send(_ newValue: Value) {
         lock.lock()
+        sendLocked(newValue)
+    }
+
+    /// Stores and delivers `newValue`; called with the lock held, and returns with it released.
+    @inlinable
+    func sendLocked(_ newValue: Value) {
         // The replaced value is released after unlocking: its deinit may read this observable.
         let replaced = storedValue
         storedValue = newValue
+        version &+= 1
         if subscribers.isEmpty {
             lock.unlock()
             withExtendedLifetime(replaced) {}

@@ -66,17 +66,18 @@ struct DeliveryTargetTests {
         let title = Observable("A")
         let received = Recorder<String>()
         var owner: Owner? = Owner(name: "screen")
+        var token: Subscription?
         if let owner {
-            title.subscribeOnMainActor(with: owner) { owner, value in
+            token = title.subscribeOnMainActor(with: owner) { owner, value in
                 received.append("\(owner.name):\(value)")
             }
         }
-        // When
+        // When the owner goes while the token is still held
         owner = nil
         title.value = "B"
         // Then
         #expect(received.values == ["screen:A"])
         #expect(title.subscriberCount == 0)
-        _ = owner
+        _ = (owner, token)
     }
 }
