@@ -224,19 +224,12 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
             let descriptor = try POSIXFile.openForReading(path, writable: true)
             defer { close(descriptor) }
             let status = try POSIXFile.status(descriptor)
-            guard status.isRegularFile else {
-                // Something else took the entry's name (a pipe, a device): not ours to read or delete.
+            // Something else took the entry's name (a pipe, a device), or a file larger than this storage
+            // ever writes (reading a sparse 1 TB file whose trailer adds up would exhaust memory; it may
+            // be another storage's entry, with a larger limit, in the same folder): a miss, neither read
+            // nor deleted.
+            guard status.isRegularFile, status.size <= configuration.sizeLimit else {
                 if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
-                state.statistics.misses += 1
-                events.append(.miss(.disk, key: key))
-                return nil
-            }
-            // No entry the cache writes is larger than its size limit: a larger file (a sparse 1 TB file
-            // whose trailer adds up, say) is foreign, and reading it whole would exhaust memory.
-            guard status.size <= configuration.sizeLimit else {
-                removeEntry(name: name, state: &state)
-                events.append(
-                    .removedCorruptEntry(key: key, path: path, reason: "larger than the cache's size limit"))
                 state.statistics.misses += 1
                 events.append(.miss(.disk, key: key))
                 return nil
@@ -488,7 +481,8 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         case entry(IndexEntry, lastAccess: Double)
         /// An unreadable, truncated or corrupt file: removed.
         case invalid
-        /// A pipe, device, socket, directory or symbolic link under an entry's name: skipped, left alone.
+        /// A pipe, device, socket, directory or symbolic link under an entry's name, or a file larger than
+        /// this storage's size limit: skipped, left alone.
         case notARegularFile
     }
 
@@ -502,8 +496,9 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         }
         defer { close(descriptor) }
         guard let status = try? POSIXFile.status(descriptor) else { return .invalid }
-        guard status.isRegularFile else { return .notARegularFile }
-        guard status.size >= EntryFile.trailerSize, status.size <= configuration.sizeLimit,
+        // Larger than this storage ever writes: maybe another storage's entry; skipped, left alone.
+        guard status.isRegularFile, status.size <= configuration.sizeLimit else { return .notARegularFile }
+        guard status.size >= EntryFile.trailerSize,
             let bytes = try? POSIXFile.read(
                 descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize),
             let trailer = EntryFile.decodeTrailer(bytes, fileSize: status.size)

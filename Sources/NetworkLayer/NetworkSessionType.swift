@@ -23,6 +23,11 @@ extension URLSession: NetworkSessionType {
     /// (see ``Redaction``): URLSession on its own copies every header to the new host.
     ///
     /// Cancelling the calling task cancels the data task.
+    ///
+    /// - Important: The task's own delegate decides redirects, so a redirect policy in the session's
+    ///   delegate (`urlSession(_:task:willPerformHTTPRedirection:…)`) is not consulted for these
+    ///   requests; a task delegate takes precedence over the session's. Send through `dataTask` yourself
+    ///   to keep such a policy.
     /// - Parameter request: The request to send.
     /// - Returns: The body and the HTTP response.
     /// - Throws: The session's `URLError` (`.cancelled` when the calling task is cancelled), or

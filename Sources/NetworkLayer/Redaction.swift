@@ -74,9 +74,8 @@ public enum Redaction {
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var index = 0
-        // Where the run of name characters before `index` starts, for each kind of name.
+        // Where the run of query-name characters before `index` starts.
         var queryNameStart = 0
-        var headerNameStart = 0
         while index < scalars.count {
             let scalar = scalars[index]
             output.append(scalar)
@@ -86,11 +85,10 @@ public enum Redaction {
             {
                 index = skipValue(scalars, from: index, until: queryValueEnds)
                 output.append(contentsOf: placeholder.unicodeScalars)
-            } else if scalar == ":", let nameEnd = headerNameEnd(scalars, before: index - 1),
-                nameEnd > headerNameStart,
-                isSensitive(headerName: String(String.UnicodeScalarView(scalars[headerNameStart..<nameEnd])))
+            } else if scalar == ":", let name = headerName(scalars, before: index - 1),
+                isSensitive(headerName: name)
             {
-                while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" {
+                while index < scalars.count, scalars[index].properties.isWhitespace {
                     output.append(scalars[index])
                     index += 1
                 }
@@ -108,33 +106,43 @@ public enum Redaction {
                 index = redactUserInfo(scalars, from: index, into: &output)
             }
             if !isQueryNameCharacter(scalar) { queryNameStart = index }
-            if !isHeaderNameCharacter(scalar) && scalar != "\"" { headerNameStart = index }
         }
         return String(output)
     }
 
-    /// `scheme://user:password@` from just after the scheme's colon: copies `//user:`, hides the password.
+    /// `scheme://user:password@` from just after the scheme's colon: copies `//user:`, hides the password
+    /// (which may hold `#` or `?`; it ends at the `@`).
     private static func redactUserInfo(
         _ scalars: [Unicode.Scalar], from start: Int, into output: inout String.UnicodeScalarView
     ) -> Int {
-        var end = start + 2
-        var colon: Int?
-        while end < scalars.count, !["/", "@", " ", "\n", "\t", "?", "#"].contains(scalars[end]) {
-            if scalars[end] == ":", colon == nil { colon = end }
-            end += 1
+        func endsAuthority(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "/" || scalar.properties.isWhitespace
         }
-        guard let colon, end < scalars.count, scalars[end] == "@" else { return start }
+        var colon = start + 2
+        while colon < scalars.count, scalars[colon] != ":", scalars[colon] != "@",
+            !endsAuthority(scalars[colon])
+        {
+            colon += 1
+        }
+        guard colon < scalars.count, scalars[colon] == ":" else { return start }
+        var at = colon + 1
+        while at < scalars.count, scalars[at] != "@", !endsAuthority(scalars[at]) { at += 1 }
+        guard at < scalars.count, scalars[at] == "@" else { return start }
         output.append(contentsOf: scalars[start...colon])
         output.append(contentsOf: placeholder.unicodeScalars)
-        return end
+        return at
     }
 
-    /// The index after a header-style name that ends just before `colon` (allowing `"Name"`), or `nil`.
-    private static func headerNameEnd(_ scalars: [Unicode.Scalar], before colon: Int) -> Int? {
+    /// The header-style name that ends just before `colon`, allowing white space and a closing quote
+    /// between them (`"access_token" : …` as pretty-printed JSON writes it); `nil` when there is none.
+    private static func headerName(_ scalars: [Unicode.Scalar], before colon: Int) -> String? {
         var end = colon
-        while end > 0, scalars[end - 1] == " " { end -= 1 }
+        while end > 0, scalars[end - 1].properties.isWhitespace { end -= 1 }
         if end > 0, scalars[end - 1] == "\"" { end -= 1 }
-        return end
+        var start = end
+        while start > 0, isHeaderNameCharacter(scalars[start - 1]) || scalars[start - 1] == "_" { start -= 1 }
+        guard start < end else { return nil }
+        return String(String.UnicodeScalarView(scalars[start..<end]))
     }
 
     private static func skipValue(

@@ -123,9 +123,22 @@ struct HostileInputTests {
         // When
         let count = storage.count
         let value = storage.value(forKey: "k")
-        // Then the file is not read whole, and is not an entry
+        // Then the file is not read whole, is not an entry, and is left alone
         #expect(count == 0)
         #expect(value == nil)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func anEntryLargerThanThisStoragesLimitIsLeftForTheStorageThatWroteIt() throws {
+        // Given an entry written by a storage with a larger limit, in a folder two storages share
+        let large = try DiskStorage<String>(in: folder, clock: clock, sizeLimit: 10_000)
+        try large.store(String(repeating: "x", count: 5_000), forKey: "k")
+        // When a storage with a smaller limit opens the folder and reads the key
+        let small = try DiskStorage<String>(in: folder, clock: clock, sizeLimit: 1_000)
+        let seen = small.value(forKey: "k")
+        // Then it skips the entry, and the file is still there for the other storage
+        #expect(seen == nil)
+        #expect(DiskStorage<String>.reopen(folder, clock).value(forKey: "k")?.count == 5_000)
     }
 
     @Test func aFIFOUnderAnEntrysNameIsSkippedWithoutHanging() throws {

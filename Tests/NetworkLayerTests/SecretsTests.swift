@@ -51,6 +51,13 @@ struct SecretsTests {
         #expect(!middleware.applies(to: URL(string: "https://dapi.kakao.com:8443/v2")))
     }
 
+    @Test func aGroupWithoutSchemeOrHostGivesItsCredentialToNothing() throws {
+        let group = EndpointGroup(baseURL: try #require(URL(string: "api.example")))
+        let middleware = AuthorizationMiddleware(for: group) { "key" }
+        #expect(!middleware.applies(to: URL(string: "evil/x")))
+        #expect(!middleware.applies(to: URL(string: "https://api.example/x")))
+    }
+
     // MARK: - Redaction in descriptions, logs and recordings
 
     @Test func anHTTPErrorsDescriptionHidesTheKeyInItsURL() async {
@@ -118,7 +125,9 @@ struct SecretsTests {
         "https://x.test/a?key=S3NT1NEL-KEY", "token=S3NT1NEL-KEY&x=1",
         #"Authorization: "KakaoAK S3NT1NEL-KEY""#,
         "\"X-Api-Key\": \"S3NT1NEL-KEY\"", "Cookie: session=S3NT1NEL-KEY",
-        "https://user:S3NT1NEL-KEY@x.test/",
+        "https://user:S3NT1NEL-KEY@x.test/", #"{"access_token" : "S3NT1NEL-KEY"}"#,
+        "Authorization : Bearer S3NT1NEL-KEY", "Authorization:\n S3NT1NEL-KEY", "redis://u:pa#S3NT1NEL-KEY@h",
+        "x-auth-token\t: S3NT1NEL-KEY",
     ])
     func freeTextLosesEverySecretLookingValue(text: String) {
         #expect(!Redaction.redact(text: text).contains(sentinel))

@@ -30,10 +30,13 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         return stripped
     }
 
+    /// Whether both URLs have a scheme and a host, and the same scheme, host and port (a default port
+    /// counted as given). A URL without a scheme or host has no origin and matches nothing.
     static func isSameOrigin(_ first: URL?, _ second: URL?) -> Bool {
-        guard let first, let second else { return false }
-        return first.scheme?.lowercased() == second.scheme?.lowercased()
-            && first.host?.lowercased() == second.host?.lowercased()
+        guard let first, let second, let firstScheme = first.scheme?.lowercased(),
+            let firstHost = first.host?.lowercased()
+        else { return false }
+        return firstScheme == second.scheme?.lowercased() && firstHost == second.host?.lowercased()
             && effectivePort(first) == effectivePort(second)
     }
 

@@ -18,6 +18,7 @@ where a careless server would echo it):
   KOBIS key ending "-404"      HTTP 404 with a body shaped like Kakao's errors
   KOBIS key ending "-hang"     no answer for 5 seconds (the client's timeout fires first)
   KOBIS key ending "-escape"   titles carrying terminal escape sequences, C1 controls and the key itself
+  KOBIS key ending "-echo"     titles with the key where a table column ends (cut before scrubbed, it shows)
   Kakao key ending "-401"      HTTP 401 whose message quotes the key
   Kakao key ending "-notimage" posters that are HTML pages
   Kakao key ending "-ftp"      image URLs with the ftp scheme
@@ -107,10 +108,13 @@ class Handler(BaseHTTPRequestHandler):
         elif url.path.startswith("/kobis/") and key.endswith("-hang"):
             time.sleep(5)
             self.send(200, b"{}")
-        elif url.path == "/kobis/boxoffice/searchDailyBoxOfficeList.json" and key.endswith("-escape"):
+        elif url.path == "/kobis/boxoffice/searchDailyBoxOfficeList.json" and key.endswith(("-escape", "-echo")):
             daily = json.loads(load(f"kobis/daily/{query.get('targetDt', '')}.json") or b"{}")
             for row in daily.get("boxOfficeResult", {}).get("dailyBoxOfficeList", []):
-                row["movieNm"] = row["movieNm"] + ESCAPES + key
+                if key.endswith("-echo"):
+                    row["movieNm"] = "X" * 20 + key + " " + row["movieNm"]
+                else:
+                    row["movieNm"] = row["movieNm"] + ESCAPES + key
             self.send(200, json.dumps(daily, ensure_ascii=False).encode())
         elif url.path == "/kobis/movie/searchMovieInfo.json" and key.endswith("-escape"):
             info = json.loads(load(f"kobis/movie/{query.get('movieCd', '')}.json") or b"{}")

@@ -58,7 +58,7 @@ public enum BoxOfficeApp {
         }
         let screen = Screen(
             style: Style.forStandardOutput(environment: variables),
-            columns: Screen.columns(environment: variables))
+            columns: Screen.columns(environment: variables), secrets: output.secrets)
         do {
             switch invocation.command {
             case .daily(let date, let mode, let json):

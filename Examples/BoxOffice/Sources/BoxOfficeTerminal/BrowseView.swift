@@ -94,7 +94,7 @@ final class BrowseView: BrowsePresenting {
             if viewModel.isLoading.value {
                 lines.append(style.dim("Loading…"))
             } else if let error = viewModel.errorMessage.value {
-                lines.append(style.red("error: " + TerminalText.line(error)))
+                lines.append(style.red("error: " + screenSize.line(error)))
             } else if viewModel.entries.value.isEmpty {
                 lines.append("No box office data for \(viewModel.day.value).")
             } else {
@@ -113,9 +113,9 @@ final class BrowseView: BrowsePresenting {
             if let movie = viewModel.details.value {
                 lines = Renderers.details(movie, poster: viewModel.poster.value, screen: screenSize)
             } else if let error = viewModel.errorMessage.value {
-                lines = [style.red("error: " + TerminalText.line(error))]
+                lines = [style.red("error: " + screenSize.line(error))]
             } else {
-                lines = [style.dim("Loading \(TerminalText.line(viewModel.movieCode))…")]
+                lines = [style.dim("Loading \(screenSize.line(viewModel.movieCode))…")]
             }
             lines += ["", style.dim("b back · q quit")]
             terminal.draw(lines)

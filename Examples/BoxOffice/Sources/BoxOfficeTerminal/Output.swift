@@ -26,7 +26,34 @@ final class Output: Sendable {
 
     /// `text` with every secret replaced by `REDACTED`.
     func scrubbed(_ text: String) -> String {
-        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "REDACTED") }
+        Self.scrub(text, secrets: secrets)
+    }
+
+    /// `text` with each of `secrets` replaced by `REDACTED` wherever it appears, and a text that ends
+    /// with the start of one (at least 6 characters of it: an excerpt a library cut mid-key) cut there.
+    static func scrub(_ text: String, secrets: [String]) -> String {
+        var result = text
+        for secret in secrets where secret.count >= 4 {
+            result = result.replacingOccurrences(of: secret, with: "REDACTED")
+            var length = secret.count - 1
+            while length >= 6 {
+                let start = String(secret.prefix(length))
+                if result.hasSuffix(start) {
+                    result = String(result.dropLast(start.count)) + "REDACTED"
+                    break
+                }
+                length -= 1
+            }
+        }
+        return result
+    }
+
+    /// The most characters an error, warning or note line shows: a message quoting a huge value from
+    /// outside (a path in the environment, a server's body) is cut, not flooded onto the terminal.
+    static let longestLine = 500
+
+    private static func fitted(_ line: String) -> String {
+        line.count > longestLine ? String(line.prefix(longestLine)) + "…" : line
     }
 
     /// Prints a screen the program composed (its parts already cleaned) on standard output, with a
@@ -37,17 +64,17 @@ final class Output: Sendable {
 
     /// Prints one error line, `error: …`, on standard error.
     func error(_ message: String) {
-        StandardError.write("error: " + scrubbed(TerminalText.line(message)) + "\n")
+        StandardError.write("error: " + Self.fitted(scrubbed(TerminalText.line(message))) + "\n")
     }
 
     /// Prints one warning line, `warning: …`, on standard error.
     func warning(_ message: String) {
-        StandardError.write("warning: " + scrubbed(TerminalText.line(message)) + "\n")
+        StandardError.write("warning: " + Self.fitted(scrubbed(TerminalText.line(message))) + "\n")
     }
 
     /// Prints one note line, `note: …`, on standard error.
     func note(_ message: String) {
-        StandardError.write("note: " + scrubbed(TerminalText.line(message)) + "\n")
+        StandardError.write("note: " + Self.fitted(scrubbed(TerminalText.line(message))) + "\n")
     }
 
 }

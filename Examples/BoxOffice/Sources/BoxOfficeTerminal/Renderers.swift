@@ -39,7 +39,7 @@ enum Renderers {
     /// column end with `…`.
     static func list(_ entries: [DailyBoxOfficeEntry], screen: Screen, selected: Int? = nil) -> [String] {
         let style = screen.style
-        let titles = entries.map { TerminalText.clean($0.title) }
+        let titles = entries.map { screen.clean($0.title) }
         let audience = entries.map { grouped($0.audienceCount) }
         let accumulated = entries.map { grouped($0.audienceAccumulated) }
         let audienceWidth = max(audience.map(\.count).max() ?? 0, "Audience".count)
@@ -112,7 +112,7 @@ enum Renderers {
                 top += border(box.0 + String(repeating: box.1, count: inner) + box.2) + " "
                 first += border(box.3) + headline + border(box.3) + " "
                 second +=
-                    border(box.3) + " " + TextWidth.pad(TerminalText.clean(entry.title), to: inner - 2) + " "
+                    border(box.3) + " " + TextWidth.pad(screen.clean(entry.title), to: inner - 2) + " "
                     + border(box.3) + " "
                 third +=
                     border(box.3) + " "
@@ -143,13 +143,13 @@ enum Renderers {
         let style = screen.style
         let valueWidth = screen.columns.map { max($0 - 12, 10) }
         func row(_ label: String, _ value: String) -> String {
-            let cleaned = TerminalText.line(value)
+            let cleaned = screen.line(value)
             let fitted = valueWidth.map { TextWidth.truncate(cleaned, to: $0) } ?? cleaned
             return style.dim(TextWidth.pad(label, to: 11)) + " " + fitted
         }
         let list = { (names: [String]) in names.isEmpty ? "-" : names.joined(separator: ", ") }
-        let title = TerminalText.line(movie.title)
-        let english = TerminalText.line(movie.englishTitle)
+        let title = screen.line(movie.title)
+        let english = screen.line(movie.englishTitle)
         var lines = [
             style.bold(title) + (english.isEmpty ? "" : style.dim("  \(english)")),
             row("Code", movie.movieCode),

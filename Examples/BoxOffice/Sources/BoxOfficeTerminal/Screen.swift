@@ -6,11 +6,24 @@ import Foundation
     import Darwin
 #endif
 
-/// What the renderers draw on: the style, and how many columns a line may take.
+/// What the renderers draw on: the style, how many columns a line may take, and the keys of the run,
+/// which are hidden in text from outside before it is cut to fit (cut first, a key would show in part).
 struct Screen {
     let style: Style
     /// The width lines are fitted to; `nil` when unknown (output to a pipe without `COLUMNS`).
     let columns: Int?
+    /// The run's API keys.
+    var secrets: [String] = []
+
+    /// `text` from outside, cleaned of control characters and with the run's keys hidden.
+    func clean(_ text: String) -> String {
+        Output.scrub(TerminalText.clean(text), secrets: secrets)
+    }
+
+    /// `text` from outside as one clean line, with the run's keys hidden.
+    func line(_ text: String) -> String {
+        Output.scrub(TerminalText.line(text), secrets: secrets)
+    }
 
     /// The terminal's width: `COLUMNS` when it holds a sensible number, else the width standard output
     /// reports when it is a terminal, else unknown.
