@@ -7,14 +7,21 @@ import Testing
 /// same container. Each test would hang without that rule; the watchdog turns a hang into a failure.
 @Suite("Container: a deinit may call back into the container")
 struct DeinitReentrancyTests {
-    @Test func releasingInstancesReleasesASingletonWhoseDeinitResolves() throws {
-        // Given a singleton, made once, whose deinit resolves from its own container
+    /// A container whose `Reentrant` singleton resolves a `String` from it in its deinit, and counts
+    /// each time that resolve succeeded.
+    func containerWithAReentrantSingleton() -> (Container, Counter) {
         let container = Container()
         let resolvedInDeinit = Counter()
         container.register(String.self) { _ in "dependency" }
         container.register(Reentrant.self, scope: .singleton) { _ in
             Reentrant { if (try? container.resolve(String.self)) != nil { resolvedInDeinit.increment() } }
         }
+        return (container, resolvedInDeinit)
+    }
+
+    @Test func releasingInstancesReleasesASingletonWhoseDeinitResolves() throws {
+        // Given a singleton, made once, whose deinit resolves from its own container
+        let (container, resolvedInDeinit) = containerWithAReentrantSingleton()
         _ = try container.resolve(Reentrant.self)
         // When
         let finished = Watchdog.finishes { container.releaseInstances() }
@@ -25,12 +32,7 @@ struct DeinitReentrancyTests {
 
     @Test func reRegisteringATypeReleasesItsSingletonWhoseDeinitResolves() throws {
         // Given
-        let container = Container()
-        let resolvedInDeinit = Counter()
-        container.register(String.self) { _ in "dependency" }
-        container.register(Reentrant.self, scope: .singleton) { _ in
-            Reentrant { if (try? container.resolve(String.self)) != nil { resolvedInDeinit.increment() } }
-        }
+        let (container, resolvedInDeinit) = containerWithAReentrantSingleton()
         _ = try container.resolve(Reentrant.self)
         // When the registration is replaced
         let finished = Watchdog.finishes {
@@ -60,12 +62,7 @@ struct DeinitReentrancyTests {
 
     @Test func aLazyInjectedSingletonReleasedByItsContainerMayResolveInItsDeinit() throws {
         // Given a singleton read through @LazyInject, whose deinit resolves
-        let container = Container()
-        let resolvedInDeinit = Counter()
-        container.register(String.self) { _ in "dependency" }
-        container.register(Reentrant.self, scope: .singleton) { _ in
-            Reentrant { if (try? container.resolve(String.self)) != nil { resolvedInDeinit.increment() } }
-        }
+        let (container, resolvedInDeinit) = containerWithAReentrantSingleton()
         do {
             let holder = LazyHolder(container: container)
             _ = holder.service
