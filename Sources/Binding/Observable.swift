@@ -33,6 +33,9 @@ public final class Observable<Value> {
     @usableFromInline var version: UInt64 = 0
     private var nextSubscriberID: UInt64 = 0
     private var upstream: [AnyObject] = []
+    /// A test seam: run by the combining operators just before they set this observable. `nil` outside
+    /// tests.
+    private var publishHook: (@Sendable () -> Void)?
 
     /// Creates an observable holding `value`.
     /// - Parameter value: The initial value, delivered to every new subscriber.
@@ -158,6 +161,16 @@ public final class Observable<Value> {
             upstream.append(subscription)
             upstream.append(source)
         }
+    }
+
+    /// Sets the test seam run just before a combining operator sets this observable.
+    func setPublishHook(_ hook: (@Sendable () -> Void)?) {
+        lock.withLock { publishHook = hook }
+    }
+
+    /// Runs the test seam, if any, with no lock held.
+    func runPublishHook() {
+        lock.withLock { publishHook }?()
     }
 
     // MARK: - Delivery
