@@ -461,7 +461,7 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
                 found.append((name, entry, lastAccess))
             case .invalid:
                 try? POSIXFile.remove(path(of: name))
-            case .notARegularFile:
+            case .skipped:
                 continue
             }
         }
@@ -483,7 +483,7 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         case invalid
         /// A pipe, device, socket, directory or symbolic link under an entry's name, or a file larger than
         /// this storage's size limit: skipped, left alone.
-        case notARegularFile
+        case skipped
     }
 
     private func readIndexEntry(name: String) -> IndexRead {
@@ -492,12 +492,12 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
             descriptor = try POSIXFile.openForReading(path(of: name), writable: false)
         } catch {
             // ELOOP: a symbolic link, which O_NOFOLLOW refused; EISDIR and the like: not a file either.
-            return [ELOOP, EISDIR, ENXIO].contains(error.code) ? .notARegularFile : .invalid
+            return [ELOOP, EISDIR, ENXIO].contains(error.code) ? .skipped : .invalid
         }
         defer { close(descriptor) }
         guard let status = try? POSIXFile.status(descriptor) else { return .invalid }
         // Larger than this storage ever writes: maybe another storage's entry; skipped, left alone.
-        guard status.isRegularFile, status.size <= configuration.sizeLimit else { return .notARegularFile }
+        guard status.isRegularFile, status.size <= configuration.sizeLimit else { return .skipped }
         guard status.size >= EntryFile.trailerSize,
             let bytes = try? POSIXFile.read(
                 descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize),

@@ -36,17 +36,7 @@ extension URLSession: NetworkSessionType {
         let handle = CancellableDataTask()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = dataTask(with: request) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else if let http = response as? HTTPURLResponse {
-                        continuation.resume(returning: (data ?? Data(), http))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
-                }
-                task.delegate = RedirectGuard.shared
-                handle.start(task)
+                handle.start(guardedDataTask(with: request) { continuation.resume(with: $0) })
             }
         } onCancel: {
             handle.cancel()

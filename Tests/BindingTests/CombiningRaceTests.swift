@@ -10,50 +10,48 @@ import Testing
 /// second writer runs to the end, the interleaving that left a stale result.
 @Suite("Combining operators under concurrent writes")
 struct CombiningRaceTests {
-    @Test func combineLatestSettlesOnTheLatestOfBothSources() throws {
-        // Given a pair, and a seam that holds the first publisher until the other writer has finished
-        let first = Observable(0)
-        let second = Observable(0)
-        let pair = first.combineLatest(second)
+    /// Runs `firstWrite` on a thread of its own; when it reaches `held`'s publish seam the first time,
+    /// it waits there while `secondWrite` runs to the end on this thread. Returns whether both finished.
+    func interleave(
+        holdingAt held: Observable<some Sendable>, firstWrite: @escaping @Sendable () -> Void,
+        secondWrite: @escaping @Sendable () -> Void
+    ) -> Bool {
         let otherWriterDone = DispatchSemaphore(value: 0)
-        let held = HoldOnce()
-        pair.setPublishHook { if held.claim() { _ = otherWriterDone.wait(timeout: .now() + 2) } }
-        // When one thread sets the first source and, while it is held, another sets the second
-        let finished = Watchdog.finishes {
-            let writer = Thread {
-                first.value = 1
-            }
+        let hold = HoldOnce()
+        held.setPublishHook { if hold.claim() { _ = otherWriterDone.wait(timeout: .now() + 2) } }
+        return Watchdog.finishes {
+            let writer = Thread(block: firstWrite)
             writer.start()
-            while !held.isClaimed { usleep(1_000) }
-            second.value = 1
+            while !hold.isClaimed { usleep(1_000) }
+            secondWrite()
             otherWriterDone.signal()
             while !writer.isFinished { usleep(1_000) }
         }
+    }
+
+    @Test func combineLatestSettlesOnTheLatestOfBothSources() throws {
+        // Given a pair
+        let first = Observable(0)
+        let second = Observable(0)
+        let pair = first.combineLatest(second)
+        // When one thread sets the first source and, while it is held before publishing, another sets
+        // the second
+        let finished = interleave(
+            holdingAt: pair, firstWrite: { first.value = 1 }, secondWrite: { second.value = 1 })
         // Then the pair is the latest of both
         try #require(finished, "the writers deadlocked")
         #expect(pair.value == (1, 1))
     }
 
     @Test func aTwoWayBindingSettlesOnEqualValues() throws {
-        // Given two bound observables, and a seam that holds the first propagation
+        // Given two bound observables
         let left = Observable(0)
         let right = Observable(0)
         let binding = left.bind(to: right)
-        let otherWriterDone = DispatchSemaphore(value: 0)
-        let held = HoldOnce()
-        right.setPublishHook { if held.claim() { _ = otherWriterDone.wait(timeout: .now() + 2) } }
         // When one thread sets the left side and, while its copy to the right is held, another sets the
         // right side
-        let finished = Watchdog.finishes {
-            let writer = Thread {
-                left.value = 1
-            }
-            writer.start()
-            while !held.isClaimed { usleep(1_000) }
-            right.value = 2
-            otherWriterDone.signal()
-            while !writer.isFinished { usleep(1_000) }
-        }
+        let finished = interleave(
+            holdingAt: right, firstWrite: { left.value = 1 }, secondWrite: { right.value = 2 })
         // Then the two agree
         try #require(finished, "the binding never settled")
         #expect(left.value == right.value)

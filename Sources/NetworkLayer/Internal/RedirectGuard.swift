@@ -49,3 +49,24 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         }
     }
 }
+
+extension URLSession {
+    /// A data task (not yet resumed) whose outcome is an HTTP response or an error, and whose redirects
+    /// to another origin lose their credential headers: the one way NetworkLayer sends through URLSession.
+    func guardedDataTask(
+        with request: URLRequest,
+        completion: @escaping @Sendable (Result<(Data, HTTPURLResponse), any Error>) -> Void
+    ) -> URLSessionDataTask {
+        let task = dataTask(with: request) { data, response, error in
+            if let error {
+                completion(.failure(error))
+            } else if let http = response as? HTTPURLResponse {
+                completion(.success((data ?? Data(), http)))
+            } else {
+                completion(.failure(URLError(.badServerResponse)))
+            }
+        }
+        task.delegate = RedirectGuard.shared
+        return task
+    }
+}

@@ -69,17 +69,7 @@ enum Timeout {
         _ request: URLRequest, on session: URLSession, after timeout: Duration, clock: any Clock<Duration>
     ) async throws -> (Data, HTTPURLResponse) {
         try await race(after: timeout, clock: clock) { finish in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
-                    finish(.failure(error))
-                } else if let http = response as? HTTPURLResponse {
-                    finish(.success((data ?? Data(), http)))
-                } else {
-                    finish(.failure(URLError(.badServerResponse)))
-                }
-            }
-            // Redirects to another origin must not carry the request's credentials.
-            task.delegate = RedirectGuard.shared
+            let task = session.guardedDataTask(with: request, completion: finish)
             task.resume()
             let handle = DataTaskHandle(task: task)
             return { handle.cancel() }
