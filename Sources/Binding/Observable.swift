@@ -33,6 +33,8 @@ public final class Observable<Value> {
     @usableFromInline var version: UInt64 = 0
     private var nextSubscriberID: UInt64 = 0
     private var upstream: [AnyObject] = []
+    /// How many values each new subscriber skips (``dropFirst(_:)``); 0 for most observables.
+    private var skippedPerSubscriber = 0
     /// A test seam: run by the combining operators just before they set this observable. `nil` outside
     /// tests.
     private var publishHook: (@Sendable () -> Void)?
@@ -134,14 +136,25 @@ public final class Observable<Value> {
 
     /// Registers `handler` (which returns false to end its own subscription) and delivers the current
     /// value to it, in order with every other delivery.
-    func addSubscriber(_ handler: @escaping Handler) -> Subscription {
+    ///
+    /// - Parameter seenVersion: When the value is still the one stored at this version (see
+    ///   ``snapshot()``), the current value is not delivered: the caller has it already, and gets only
+    ///   the changes after it. A newer value is delivered as usual.
+    @usableFromInline
+    func addSubscriber(unlessStillAt seenVersion: UInt64? = nil, _ handler: @escaping Handler) -> Subscription {
         lock.lock()
         nextSubscriberID &+= 1
+        var handler = handler
+        if skippedPerSubscriber > 0 {
+            handler = Self.skipping(skippedPerSubscriber, handler)
+        }
         let subscriber = Subscriber(id: nextSubscriberID, handler: handler)
         subscribers.append(subscriber)
         let current = storedValue
         let subscription = Subscription(removing: subscriber.id, from: self)
-        if isDelivering {
+        if seenVersion == version {
+            lock.unlock()
+        } else if isDelivering {
             pendingEvents.append(.initial(current, subscriber))
             lock.unlock()
         } else {
@@ -153,9 +166,33 @@ public final class Observable<Value> {
         return subscription
     }
 
+    /// The current value and the version it was stored at, read together.
+    @usableFromInline
+    func snapshot() -> (value: Value, version: UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (storedValue, version)
+    }
+
+    /// Wraps `handler` so that it ignores the first `count` values it is given.
+    private static func skipping(_ count: Int, _ handler: @escaping Handler) -> Handler {
+        let remaining = SkipCounter(count)
+        return { value in
+            if remaining.consumeOne() { return true }
+            return handler(value)
+        }
+    }
+
+    /// Makes every later subscriber skip the first `count` values it would receive. Set once, by
+    /// ``dropFirst(_:)``, before the observable is handed out.
+    func skipForEachSubscriber(_ count: Int) {
+        lock.withLock { skippedPerSubscriber = count }
+    }
+
     /// Keeps `source`, and this observable's `subscription` to it, alive for as long as this observable
     /// lives. Derived observables use it, so a chain such as `a.map(f).removeDuplicates()` holds its
     /// middle link; the source holds the derived observable only weakly, so there is no cycle.
+    @usableFromInline
     func retain(_ subscription: Subscription, to source: AnyObject) {
         lock.withLock {
             upstream.append(subscription)
@@ -165,7 +202,17 @@ public final class Observable<Value> {
 
     /// Sets the test seam run just before a combining operator sets this observable.
     func setPublishHook(_ hook: (@Sendable () -> Void)?) {
-        lock.withLock { publishHook = hook }
+        let seams = lock.withLock { () -> [any PublishSeam] in
+            publishHook = hook
+            return upstream.compactMap { $0 as? any PublishSeam }
+        }
+        for seam in seams { seam.setPublishHook(hook) }
+    }
+
+    /// Keeps `object` alive for as long as this observable lives (an operator's state, a timer).
+    @usableFromInline
+    func retain(_ object: AnyObject) {
+        lock.withLock { upstream.append(object) }
     }
 
     /// Runs the test seam, if any, with no lock held.
@@ -296,4 +343,28 @@ enum DeliveryEvent<Value> {
     case broadcast(Value, ContiguousArray<Subscriber<Value>>)
     /// The current value for a subscriber that subscribed while a round was running.
     case initial(Value, Subscriber<Value>)
+}
+
+/// Counts down the values a ``Observable/dropFirst(_:)`` subscriber still skips.
+final class SkipCounter: @unchecked Sendable {
+    // @unchecked Sendable: only the handler of one subscriber touches it, and an observable never calls
+    // one subscriber's handler concurrently; the observable's lock, taken between two deliveries, orders
+    // them.
+    private var remaining: Int
+
+    init(_ count: Int) {
+        remaining = count
+    }
+
+    /// True, and one fewer left, while values are still to be skipped.
+    func consumeOne() -> Bool {
+        guard remaining > 0 else { return false }
+        remaining -= 1
+        return true
+    }
+}
+
+/// An operator's internal object that can run the combining operators' test seam.
+protocol PublishSeam: AnyObject {
+    func setPublishHook(_ hook: (@Sendable () -> Void)?)
 }

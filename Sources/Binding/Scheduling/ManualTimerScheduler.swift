@@ -1,0 +1,91 @@
+/// A ``TimerScheduler`` whose time moves only when a test says so.
+///
+/// Nothing runs on its own: ``advance(by:)`` moves the clock and runs every action that has come due, in
+/// order of due time (actions due at the same moment in the order they were scheduled), on the calling
+/// thread, before it returns. An action that schedules another one due within the advanced span runs in
+/// the same call.
+///
+/// ```swift
+/// let scheduler = ManualTimerScheduler()
+/// let settled = query.debounce(for: .milliseconds(250), scheduler: scheduler)
+/// query.value = "av"
+/// scheduler.advance(by: .milliseconds(249))   // nothing yet
+/// scheduler.advance(by: .milliseconds(1))     // settled.value == "av"
+/// ```
+public final class ManualTimerScheduler: TimerScheduler {
+    private struct Entry: Sendable {
+        let due: Duration
+        let sequence: UInt64
+        let active: ActiveFlag
+        let action: @Sendable () -> Void
+    }
+
+    private struct State: Sendable {
+        var now: Duration = .zero
+        var nextSequence: UInt64 = 0
+        var entries: [Entry] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Creates a scheduler whose clock reads zero.
+    public init() {}
+
+    /// How much time has passed since the scheduler was created: the sum of every ``advance(by:)``.
+    public var now: Duration {
+        state.withLock { $0.now }
+    }
+
+    /// The number of actions scheduled and neither run nor cancelled.
+    public var pendingCount: Int {
+        state.withLock { state in state.entries.count(where: { $0.active.isActive }) }
+    }
+
+    /// Schedules `action` at ``now`` + `delay`.
+    /// - Parameters:
+    ///   - delay: How long to wait; a negative delay counts as zero.
+    ///   - action: The work; it runs inside a later ``advance(by:)``.
+    /// - Returns: A token that cancels the action if it has not run.
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Subscription {
+        let active = ActiveFlag()
+        state.withLock { state in
+            state.nextSequence += 1
+            let due = state.now + max(delay, .zero)
+            state.entries.append(
+                Entry(due: due, sequence: state.nextSequence, active: active, action: action))
+        }
+        return Subscription { active.deactivate() }
+    }
+
+    /// Moves the clock forward by `interval` and runs, on this thread, every action due by then.
+    ///
+    /// Each action runs with the clock set to its own due time, and no lock held.
+    /// - Parameter interval: How far to move; a negative interval counts as zero.
+    public func advance(by interval: Duration = .zero) {
+        let target = state.withLock { $0.now + max(interval, .zero) }
+        while let entry = takeNextEntry(dueBy: target) {
+            if entry.active.isActive {
+                entry.active.deactivate()
+                entry.action()
+            }
+        }
+        state.withLock { $0.now = max($0.now, target) }
+    }
+
+    /// Removes and returns the earliest entry due by `target`, moving the clock to its due time.
+    private func takeNextEntry(dueBy target: Duration) -> Entry? {
+        state.withLock { state -> Entry? in
+            state.entries.removeAll { !$0.active.isActive }
+            guard
+                let index = state.entries.indices.min(by: {
+                    (state.entries[$0].due, state.entries[$0].sequence)
+                        < (state.entries[$1].due, state.entries[$1].sequence)
+                }),
+                state.entries[index].due <= target
+            else { return nil }
+            let entry = state.entries.remove(at: index)
+            state.now = max(state.now, entry.due)
+            return entry
+        }
+    }
+}
