@@ -28,13 +28,19 @@ extension Observable where Value: Sendable {
     /// A value set on the main thread, when nothing is waiting to be delivered, is handled before the
     /// setter returns, so a screen is configured before it is first drawn. A value set elsewhere hops to
     /// the main queue. The main queue must be running (an app, `dispatchMain()`, or an async `main`).
-    /// - Parameter handler: Called on the main actor with each value.
+    ///
+    /// With `.latestValue`, values set faster than the main actor takes them are coalesced: when it runs,
+    /// the handler gets only the newest one (a view needs the latest state, not every step to it).
+    /// - Parameters:
+    ///   - delivery: `.everyValue` (the default) or `.latestValue`.
+    ///   - handler: Called on the main actor with each value.
     /// - Returns: A token that ends the subscription. After `cancel()` returns, no value reaches
     ///   `handler`, not even one already queued for the main actor.
     public func subscribeOnMainActor(
+        delivering delivery: MainActorDelivery = .everyValue,
         _ handler: @escaping @MainActor @Sendable (Value) -> Void
     ) -> Subscription {
-        let hop = MainActorHop(handler)
+        let hop = MainActorHop(delivery, handler)
         let subscription = addSubscriber { value in
             hop.deliver(value)
             return true
@@ -46,15 +52,17 @@ extension Observable where Value: Sendable {
     /// subscription ends once `owner` is deallocated.
     /// - Parameters:
     ///   - owner: The object the subscription lives for (a view or view controller).
+    ///   - delivery: `.everyValue` (the default) or `.latestValue`, as for the form without an owner.
     ///   - handler: Called on the main actor with the owner and each value.
     /// - Returns: A token; cancelling or releasing it also ends the subscription, so keep it (a value left
     ///   unused is a warning). After `cancel()` returns, no queued value reaches `handler`.
     public func subscribeOnMainActor<Owner: AnyObject & Sendable>(
         with owner: Owner,
+        delivering delivery: MainActorDelivery = .everyValue,
         _ handler: @escaping @MainActor @Sendable (Owner, Value) -> Void
     ) -> Subscription {
         let weakOwner = WeakReference(owner)
-        let hop = MainActorHop<Value> { value in
+        let hop = MainActorHop<Value>(delivery) { value in
             guard let owner = weakOwner.object else { return }
             handler(owner, value)
         }
@@ -87,29 +95,82 @@ extension Subscription {
     }
 }
 
+/// Which values a main-actor subscription receives when several are set before the main actor runs.
+public enum MainActorDelivery: Sendable, Equatable {
+    /// Every value, in order.
+    case everyValue
+    /// Only the newest value set since the handler last ran; the ones in between are skipped. The
+    /// handler still never sees an older value after a newer one.
+    case latestValue
+}
+
 /// Delivers values to a main-actor handler in order: inline when already on the main thread with nothing
-/// queued, otherwise through the main queue.
+/// queued, otherwise through the main queue (one block per value, or one block for the newest value when
+/// coalescing).
 final class MainActorHop<Value: Sendable>: Sendable {
+    private struct State: Sendable {
+        /// Blocks sent to the main queue and not yet run.
+        var queued = 0
+        /// With `.latestValue`: the newest value, waiting for the one block in flight.
+        var latest: Value?
+    }
+
     private let handler: @MainActor @Sendable (Value) -> Void
-    private let queued = Locked(0)
+    private let delivery: MainActorDelivery
+    private let state = Locked(State())
     /// Cleared when the subscription is cancelled; a delivery checks it on the main actor.
     let active = ActiveFlag()
 
-    init(_ handler: @escaping @MainActor @Sendable (Value) -> Void) {
+    init(_ delivery: MainActorDelivery, _ handler: @escaping @MainActor @Sendable (Value) -> Void) {
+        self.delivery = delivery
         self.handler = handler
     }
 
     /// Called by the observable's delivering thread; calls are never concurrent.
     func deliver(_ value: Value) {
-        if MainQueue.isCurrent, queued.withLock({ $0 == 0 }) {
+        if MainQueue.isCurrent, state.withLock({ $0.queued == 0 }) {
             if active.isActive { MainActor.assumeIsolated { handler(value) } }
             return
         }
-        queued.withLock { $0 += 1 }
-        DispatchQueue.main.async {
-            if self.active.isActive { MainActor.assumeIsolated { self.handler(value) } }
-            self.queued.withLock { $0 -= 1 }
+        switch delivery {
+        case .everyValue:
+            state.withLock { $0.queued += 1 }
+            DispatchQueue.main.async {
+                if self.active.isActive { MainActor.assumeIsolated { self.handler(value) } }
+                self.state.withLock { $0.queued -= 1 }
+            }
+        case .latestValue:
+            let (schedules, replaced) = state.withLock { state -> (Bool, Value?) in
+                var incoming: Value? = value
+                swap(&state.latest, &incoming)
+                guard state.queued == 0 else { return (false, incoming) }
+                state.queued = 1
+                return (true, incoming)
+            }
+            // A skipped value is released here, after unlocking.
+            withExtendedLifetime(replaced) {}
+            guard schedules else { return }
+            DispatchQueue.main.async { self.deliverLatest() }
         }
+    }
+
+    /// Runs on the main queue: hands the newest value to the handler, then goes again if another value
+    /// came in meanwhile. The block counts as queued until then, so a value set on the main thread meanwhile
+    /// waits its turn instead of reaching the handler inside its own call.
+    private func deliverLatest() {
+        let newest = state.withLock { state -> Value? in
+            defer { state.latest = nil }
+            return state.latest
+        }
+        if let newest, active.isActive { MainActor.assumeIsolated { handler(newest) } }
+        let goesAgain = state.withLock { state -> Bool in
+            guard state.latest != nil else {
+                state.queued = 0
+                return false
+            }
+            return true
+        }
+        if goesAgain { DispatchQueue.main.async { self.deliverLatest() } }
     }
 }
 
