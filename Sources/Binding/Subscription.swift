@@ -1,5 +1,8 @@
 /// A token for one subscription: cancelling it, or letting it be deallocated, stops delivery.
 ///
+/// Until then it keeps the observable it subscribed to alive, so a chain held only by its token
+/// (`count.map(format).subscribe { … }`) goes on delivering; cancelling lets go of it.
+///
 /// ```swift
 /// let bag = SubscriptionBag()
 /// viewModel.title.subscribe { print($0) }.store(in: bag)
@@ -72,16 +75,19 @@ public final class Subscription: Hashable, Sendable {
     }
 }
 
-/// Removes one subscriber from its observable without retaining the observable.
+/// Removes one subscriber from its observable, and keeps the observable alive until then: a token is
+/// what holds `x.map(f)` in `x.map(f).subscribe { … }.store(in: bag)`, as Combine's cancellables hold
+/// their chains. The observable never holds the token, so this makes no cycle.
 struct SubscriberRemover<Value>: @unchecked Sendable {
     // @unchecked Sendable: the observable is only used to call `removeSubscriber(id:)`, which takes the
     // observable's lock and never touches a `Value`, so calling it from any thread is safe even when
-    // `Value` is not Sendable.
-    weak var observable: Observable<Value>?
+    // `Value` is not Sendable. Letting go of it on another thread only releases what it stores, as the
+    // last owner of any object does.
+    let observable: Observable<Value>
     let id: UInt64
 
     func remove() {
-        observable?.removeSubscriber(id: id)
+        observable.removeSubscriber(id: id)
     }
 }
 
