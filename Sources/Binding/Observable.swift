@@ -37,7 +37,7 @@ public final class Observable<Value> {
     private var skippedPerSubscriber = 0
     /// A test seam: run by the combining operators just before they set this observable. `nil` outside
     /// tests.
-    private var publishHook: (@Sendable () -> Void)?
+    @usableFromInline var publishHook: (@Sendable () -> Void)?
 
     /// Creates an observable holding `value`.
     /// - Parameter value: The initial value, delivered to every new subscriber.
@@ -202,11 +202,7 @@ public final class Observable<Value> {
 
     /// Sets the test seam run just before a combining operator sets this observable.
     func setPublishHook(_ hook: (@Sendable () -> Void)?) {
-        let seams = lock.withLock { () -> [any PublishSeam] in
-            publishHook = hook
-            return upstream.compactMap { $0 as? any PublishSeam }
-        }
-        for seam in seams { seam.setPublishHook(hook) }
+        lock.withLock { publishHook = hook }
     }
 
     /// Keeps `object` alive for as long as this observable lives (an operator's state, a timer).
@@ -221,6 +217,26 @@ public final class Observable<Value> {
     }
 
     // MARK: - Delivery
+
+    /// Replaces one part of the value, as one atomic step, and delivers the result like a set: how
+    /// ``combineLatest(_:)`` stores a source's change in its slot of the tuple.
+    ///
+    /// `write` swaps `part` into its place; it must only move values (it runs under the lock). The part
+    /// it replaces is released after unlocking.
+    @inlinable
+    func update<Part>(_ part: Part, _ write: (inout Value, inout Part) -> Void) {
+        lock.lock()
+        if let hook = publishHook {
+            lock.unlock()
+            hook()
+            lock.lock()
+        }
+        var next = storedValue
+        var replaced = part
+        write(&next, &replaced)
+        sendLocked(next)
+        withExtendedLifetime(replaced) {}
+    }
 
     @inlinable
     func send(_ newValue: Value) {
@@ -362,9 +378,4 @@ final class SkipCounter: @unchecked Sendable {
         remaining -= 1
         return true
     }
-}
-
-/// An operator's internal object that can run the combining operators' test seam.
-protocol PublishSeam: AnyObject {
-    func setPublishHook(_ hook: (@Sendable () -> Void)?)
 }

@@ -2,9 +2,9 @@ extension Observable where Value: Sendable {
     /// A new observable holding the latest values of this one and `other` as a pair, updated when either
     /// changes.
     ///
-    /// When both sources are set at once from two threads, the pair settles on the last value of each:
-    /// publishes run one at a time, and a thread that finds one running leaves its update to that thread,
-    /// which publishes again with the newest pair before it returns.
+    /// When both sources are set at once from two threads, the pair settles on the last value of each: a
+    /// change replaces its own half of the stored pair and publishes the result in one atomic step, so no
+    /// pair read early can be published last.
     /// ```swift
     /// let screen = date.combineLatest(mode)   // Observable<(String, Mode)>
     /// ```
@@ -16,20 +16,17 @@ extension Observable where Value: Sendable {
     ) -> Observable<(Value, Other)> {
         let (first, firstVersion) = snapshot()
         let (second, secondVersion) = other.snapshot()
-        let relay = LatestRelay((first, second))
         let derived = Observable<(Value, Other)>((first, second))
-        relay.publish(into: derived)
-        let watchFirst = addSubscriber(unlessStillAt: firstVersion) { [weak relay] value in
-            guard let relay else { return false }
-            relay.update(value) { swap(&$0.0, &$1) }
+        let watchFirst = addSubscriber(unlessStillAt: firstVersion) { [weak derived] value in
+            guard let derived else { return false }
+            derived.update(value) { swap(&$0.0, &$1) }
             return true
         }
-        let watchSecond = other.addSubscriber(unlessStillAt: secondVersion) { [weak relay] value in
-            guard let relay else { return false }
-            relay.update(value) { swap(&$0.1, &$1) }
+        let watchSecond = other.addSubscriber(unlessStillAt: secondVersion) { [weak derived] value in
+            guard let derived else { return false }
+            derived.update(value) { swap(&$0.1, &$1) }
             return true
         }
-        derived.retain(relay)
         derived.retain(watchFirst, to: self)
         derived.retain(watchSecond, to: other)
         return derived
@@ -48,25 +45,22 @@ extension Observable where Value: Sendable {
         let (a, aVersion) = snapshot()
         let (b, bVersion) = second.snapshot()
         let (c, cVersion) = third.snapshot()
-        let relay = LatestRelay((a, b, c))
         let derived = Observable<(Value, Second, Third)>((a, b, c))
-        relay.publish(into: derived)
-        let watchFirst = addSubscriber(unlessStillAt: aVersion) { [weak relay] value in
-            guard let relay else { return false }
-            relay.update(value) { swap(&$0.0, &$1) }
+        let watchFirst = addSubscriber(unlessStillAt: aVersion) { [weak derived] value in
+            guard let derived else { return false }
+            derived.update(value) { swap(&$0.0, &$1) }
             return true
         }
-        let watchSecond = second.addSubscriber(unlessStillAt: bVersion) { [weak relay] value in
-            guard let relay else { return false }
-            relay.update(value) { swap(&$0.1, &$1) }
+        let watchSecond = second.addSubscriber(unlessStillAt: bVersion) { [weak derived] value in
+            guard let derived else { return false }
+            derived.update(value) { swap(&$0.1, &$1) }
             return true
         }
-        let watchThird = third.addSubscriber(unlessStillAt: cVersion) { [weak relay] value in
-            guard let relay else { return false }
-            relay.update(value) { swap(&$0.2, &$1) }
+        let watchThird = third.addSubscriber(unlessStillAt: cVersion) { [weak derived] value in
+            guard let derived else { return false }
+            derived.update(value) { swap(&$0.2, &$1) }
             return true
         }
-        derived.retain(relay)
         derived.retain(watchFirst, to: self)
         derived.retain(watchSecond, to: second)
         derived.retain(watchThird, to: third)
