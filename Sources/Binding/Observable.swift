@@ -101,6 +101,7 @@ public final class Observable<Value> {
     ///
     /// - Parameter handler: Called with each value on the thread that delivers it.
     /// - Returns: A token; keep it (for example in a ``SubscriptionBag``) for as long as you want values.
+    @inlinable
     public func subscribe(_ handler: @escaping @Sendable (Value) -> Void) -> Subscription {
         addSubscriber { value in
             handler(value)
@@ -141,7 +142,8 @@ public final class Observable<Value> {
     ///   ``snapshot()``), the current value is not delivered: the caller has it already, and gets only
     ///   the changes after it. A newer value is delivered as usual.
     @usableFromInline
-    func addSubscriber(unlessStillAt seenVersion: UInt64? = nil, _ handler: @escaping Handler) -> Subscription {
+    func addSubscriber(unlessStillAt seenVersion: UInt64? = nil, _ handler: @escaping Handler) -> Subscription
+    {
         lock.lock()
         nextSubscriberID &+= 1
         var handler = handler

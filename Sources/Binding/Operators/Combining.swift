@@ -78,7 +78,10 @@ extension Observable where Value: Sendable {
     /// - Parameter others: More sources of the same type.
     /// - Returns: An observable of the latest change of any source.
     public func merge(_ others: Observable<Value>...) -> Observable<Value> {
-        let merged = derive({ $0 }) { derived, value in derived.send(value) }
+        let current = snapshot()
+        let merged = derive(after: current, startingWith: current.value) { derived, value in
+            derived.send(value)
+        }
         for other in others {
             let version = other.snapshot().version
             let subscription = other.addSubscriber(unlessStillAt: version) { [weak merged] value in

@@ -1,17 +1,18 @@
 extension Observable where Value: Sendable {
-    /// Creates an observable that follows this one: it starts with `makeInitial(current value)`, and
-    /// `onChange` runs for every value stored after that one (none is missed, none is seen twice).
+    /// Creates an observable that follows this one from `snapshot` on: it starts with `initial` (which
+    /// the caller computed from `snapshot.value`), and `onChange` runs for every value stored after that
+    /// one (none is missed, none is seen twice).
     ///
     /// The derived observable retains this one and its subscription; this one holds the derived one
     /// weakly, and the subscription ends once the derived one is gone.
     @inlinable
     func derive<Derived: Sendable>(
-        _ makeInitial: (Value) -> Derived,
+        after snapshot: (value: Value, version: UInt64),
+        startingWith initial: Derived,
         onChange: @escaping @Sendable (Observable<Derived>, Value) -> Void
     ) -> Observable<Derived> {
-        let (current, version) = snapshot()
-        let derived = Observable<Derived>(makeInitial(current))
-        let subscription = addSubscriber(unlessStillAt: version) { [weak derived] value in
+        let derived = Observable<Derived>(initial)
+        let subscription = addSubscriber(unlessStillAt: snapshot.version) { [weak derived] value in
             guard let derived else { return false }
             onChange(derived, value)
             return true

@@ -15,7 +15,9 @@ extension Observable where Value: Sendable {
         initial: Value,
         _ isIncluded: @escaping @Sendable (Value) -> Bool
     ) -> Observable<Value> {
-        derive({ isIncluded($0) ? $0 : initial }) { derived, value in
+        let current = snapshot()
+        let start = isIncluded(current.value) ? current.value : initial
+        return derive(after: current, startingWith: start) { derived, value in
             if isIncluded(value) { derived.send(value) }
         }
     }
@@ -31,7 +33,10 @@ extension Observable where Value: Sendable {
     /// - Parameter count: How many values each subscriber skips; 0 or less skips none.
     /// - Returns: An observable holding this one's value.
     public func dropFirst(_ count: Int = 1) -> Observable<Value> {
-        let mirror = derive({ $0 }) { derived, value in derived.send(value) }
+        let current = snapshot()
+        let mirror = derive(after: current, startingWith: current.value) { derived, value in
+            derived.send(value)
+        }
         mirror.skipForEachSubscriber(max(count, 0))
         return mirror
     }
@@ -43,10 +48,9 @@ extension Observable where Value: Sendable & Equatable {
     @inlinable
     public func removeDuplicates() -> Observable<Value> {
         let last = HandlerState<Value?>(nil)
-        return derive({ current in
-            last.state = current
-            return current
-        }) { derived, value in
+        let current = snapshot()
+        last.state = current.value
+        return derive(after: current, startingWith: current.value) { derived, value in
             guard last.state != value else { return }
             last.state = value
             derived.send(value)

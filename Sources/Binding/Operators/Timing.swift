@@ -19,7 +19,8 @@ extension Observable where Value: Sendable {
     ) -> Observable<Value> {
         let publisher = OrderedPublisher<Value>(keepsOnlyLatest: true)
         let pendingWait = HandlerState<Subscription?>(nil)
-        return derive({ $0 }) { derived, value in
+        let current = snapshot()
+        return derive(after: current, startingWith: current.value) { derived, value in
             let generation = publisher.nextGeneration()
             let wait = scheduler.schedule(after: interval) { [weak derived] in
                 guard let derived else { return }
@@ -52,7 +53,8 @@ extension Observable where Value: Sendable {
         scheduler: some TimerScheduler = .dispatch
     ) -> Observable<Value> {
         let window = ThrottleWindow<Value>(interval: interval, keepsLatest: latest, scheduler: scheduler)
-        let throttled = derive({ $0 }) { derived, value in
+        let current = snapshot()
+        let throttled = derive(after: current, startingWith: current.value) { derived, value in
             window.receive(value, into: derived)
         }
         throttled.retain(window)
@@ -73,7 +75,8 @@ extension Observable where Value: Sendable {
     ) -> Observable<Value> {
         let publisher = OrderedPublisher<Value>(keepsOnlyLatest: false)
         let waits = WaitingTimers()
-        return derive({ $0 }) { derived, value in
+        let current = snapshot()
+        return derive(after: current, startingWith: current.value) { derived, value in
             publisher.hold(value)
             let id = waits.reserve()
             let wait = scheduler.schedule(after: interval) { [weak derived] in

@@ -12,7 +12,10 @@ extension Observable where Value: Sendable {
     public func map<Mapped: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Mapped
     ) -> Observable<Mapped> {
-        derive(transform) { derived, value in derived.send(transform(value)) }
+        let current = snapshot()
+        return derive(after: current, startingWith: transform(current.value)) { derived, value in
+            derived.send(transform(value))
+        }
     }
 
     /// A new observable holding the non-nil results of `transform`.
@@ -31,7 +34,8 @@ extension Observable where Value: Sendable {
         initial: Mapped,
         _ transform: @escaping @Sendable (Value) -> Mapped?
     ) -> Observable<Mapped> {
-        derive({ transform($0) ?? initial }) { derived, value in
+        let current = snapshot()
+        return derive(after: current, startingWith: transform(current.value) ?? initial) { derived, value in
             if let mapped = transform(value) { derived.send(mapped) }
         }
     }
@@ -52,10 +56,9 @@ extension Observable where Value: Sendable {
         _ next: @escaping @Sendable (Result, Value) -> Result
     ) -> Observable<Result> {
         let accumulator = HandlerState(initial)
-        return derive({ current in
-            accumulator.state = next(initial, current)
-            return accumulator.state
-        }) { derived, value in
+        let current = snapshot()
+        accumulator.state = next(initial, current.value)
+        return derive(after: current, startingWith: accumulator.state) { derived, value in
             accumulator.state = next(accumulator.state, value)
             derived.send(accumulator.state)
         }
