@@ -147,8 +147,11 @@ public final class Observable<Value> {
         lock.lock()
         nextSubscriberID &+= 1
         var handler = handler
-        if skippedPerSubscriber > 0 {
-            handler = Self.skipping(skippedPerSubscriber, handler)
+        // A subscriber that already has the current value (`seenVersion`) counts it as the first of
+        // the values ``dropFirst(_:)`` skips: an operator after `dropFirst` then follows every change.
+        let skipped = skippedPerSubscriber - (seenVersion == version ? 1 : 0)
+        if skipped > 0 {
+            handler = Self.skipping(skipped, handler)
         }
         let subscriber = Subscriber(id: nextSubscriberID, handler: handler)
         subscribers.append(subscriber)
@@ -174,6 +177,18 @@ public final class Observable<Value> {
         lock.lock()
         defer { lock.unlock() }
         return (storedValue, version)
+    }
+
+    /// Stores and delivers `newValue` only if no other value was stored since `seenVersion`.
+    /// - Returns: Whether it was stored.
+    func send(_ newValue: Value, ifStillAt seenVersion: UInt64) -> Bool {
+        lock.lock()
+        guard version == seenVersion else {
+            lock.unlock()
+            return false
+        }
+        sendLocked(newValue)
+        return true
     }
 
     /// Wraps `handler` so that it ignores the first `count` values it is given.
@@ -204,7 +219,9 @@ public final class Observable<Value> {
 
     /// Sets the test seam run just before a combining operator sets this observable.
     func setPublishHook(_ hook: (@Sendable () -> Void)?) {
-        lock.withLock { publishHook = hook }
+        var replaced = hook
+        lock.withLock { swap(&publishHook, &replaced) }
+        // The previous hook is released here, after unlocking.
     }
 
     /// Keeps `object` alive for as long as this observable lives (an operator's state, a timer).

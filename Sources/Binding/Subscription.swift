@@ -81,8 +81,9 @@ public final class Subscription: Hashable, Sendable {
 struct SubscriberRemover<Value>: @unchecked Sendable {
     // @unchecked Sendable: the observable is only used to call `removeSubscriber(id:)`, which takes the
     // observable's lock and never touches a `Value`, so calling it from any thread is safe even when
-    // `Value` is not Sendable. Letting go of it on another thread only releases what it stores, as the
-    // last owner of any object does.
+    // `Value` is not Sendable. If this token is the observable's last owner, its deinit (and the
+    // value's) runs on the thread that releases the token; an observable of a value that must die on one
+    // thread should be released there, or outlive its tokens (Docs/Binding.md).
     let observable: Observable<Value>
     let id: UInt64
 

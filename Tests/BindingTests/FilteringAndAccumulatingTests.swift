@@ -144,3 +144,16 @@ struct SubscriptionLifetimeTests {
         #expect(count.subscriberCount == 0)
     }
 }
+
+@Suite("dropFirst before another operator")
+struct DropFirstChainTests {
+    @Test func anOperatorAfterDropFirstFollowsEveryChange() {
+        // Given an operator after dropFirst
+        let query = Observable("")
+        let upper = query.dropFirst().map { $0.uppercased() }
+        // When
+        query.value = "a"
+        // Then the first change is not skipped
+        #expect(upper.value == "A")
+    }
+}

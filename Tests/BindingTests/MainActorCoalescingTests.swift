@@ -23,7 +23,7 @@ struct MainActorCoalescingTests {
         }
         setter.wait()
         var iterator = arrived.makeAsyncIterator()
-        _ = await iterator.next()
+        _ = await nextElement(of: &iterator)
         subscription.cancel()
         return received.values
     }
@@ -50,13 +50,18 @@ struct MainActorCoalescingTests {
         let count = Observable(0)
         let received = Recorder<Int>()
         let subscription = count.subscribeOnMainActor(delivering: .latestValue) { received.append($0) }
+        let (control, signal) = AsyncStream<Int>.makeStream()
+        let kept = count.subscribeOnMainActor(delivering: .latestValue) { signal.yield($0) }
         let setter = DispatchGroup()
         DispatchQueue.global().async(group: setter) { count.value = 1 }
         setter.wait()
         // When
         subscription.cancel()
-        for _ in 0..<10 { await Task.yield() }
-        // Then
+        // Then a subscription left running gets 1, the cancelled one does not
+        var iterator = control.makeAsyncIterator()
+        #expect(await nextElement(of: &iterator) == 0)
+        #expect(await nextElement(of: &iterator) == 1)
         #expect(received.values == [0])
+        kept.cancel()
     }
 }

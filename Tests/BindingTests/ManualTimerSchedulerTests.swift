@@ -66,4 +66,24 @@ struct ManualTimerSchedulerTests {
         #expect(scheduler.now == .seconds(3))
         _ = outer
     }
+
+    /// A captured value whose deinit reads the scheduler.
+    final class ReadsTheClockWhenReleased: Sendable {
+        let scheduler: ManualTimerScheduler
+        init(_ scheduler: ManualTimerScheduler) { self.scheduler = scheduler }
+        deinit { _ = scheduler.now }
+    }
+
+    @Test func aCancelledActionIsReleasedOutsideTheSchedulersLock() {
+        // Given a cancelled action holding the last reference to a value whose deinit uses the scheduler
+        let scheduler = ManualTimerScheduler()
+        var probe: ReadsTheClockWhenReleased? = ReadsTheClockWhenReleased(scheduler)
+        let token = scheduler.schedule(after: .seconds(1)) { [probe] in _ = probe }
+        probe = nil
+        token.cancel()
+        // When time moves on, dropping the cancelled action
+        let finished = Watchdog.finishes { scheduler.advance(by: .seconds(2)) }
+        // Then
+        #expect(finished, "advance deadlocked releasing a cancelled action")
+    }
 }

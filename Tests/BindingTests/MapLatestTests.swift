@@ -30,21 +30,39 @@ struct MapLatestTests {
         }
     }
 
-    @Test func aLateAnswerForAnOldQueryIsNeverPublished() async {
-        // Given a search in flight for "a"
+    /// An answer that records when it is released: a result that was dropped is released once its
+    /// task ends, while a published one stays held by the observable.
+    final class Answer: Sendable {
+        let query: String
+        let released: Recorder<String>
+
+        init(_ query: String, released: Recorder<String>) {
+            self.query = query
+            self.released = released
+        }
+
+        deinit { released.append(query) }
+    }
+
+    @Test func aLateAnswerForAnOldQueryIsNeverPublished() async throws {
+        // Given a search for "a" in flight that ignores cancellation and answers whenever it is let go
         let search = ControlledSearch()
+        let released = Recorder<String>()
         let query = Observable("a")
-        let results = query.mapLatest(initial: [String]()) { await search.search($0) }
+        let results = query.mapLatest(initial: Answer("initial", released: released)) { query in
+            _ = await search.search(query)
+            return Answer(query, released: released)
+        }
         await search.gate(for: "a").waitUntilEntered()
-        // When the user types "ab", and "ab" answers before "a"
+        // When the user types "ab", "ab" answers first, then "a"
         query.value = "ab"
         await search.gate(for: "ab").waitUntilEntered()
         search.gate(for: "ab").open()
-        await until { results.value == ["result for ab"] }
+        try #require(await eventually { results.value.query == "ab" })
         search.gate(for: "a").open()
-        await until { search.cancelled.values == ["a"] }
-        // Then the old answer did not overwrite the new one
-        #expect(results.value == ["result for ab"])
+        // Then the answer for "a" is dropped (released when its task ends), never published
+        try #require(await eventually { released.values.contains("a") }, "the answer for a was kept")
+        #expect(results.value.query == "ab")
     }
 
     @Test func eachNewValueCancelsTheTaskForThePreviousOne() async {
@@ -57,7 +75,7 @@ struct MapLatestTests {
         query.value = "b"
         search.gate(for: "a").open()
         // Then the task for "a" sees that it was cancelled
-        await until { search.cancelled.values == ["a"] }
+        await eventually { search.cancelled.values == ["a"] }
         #expect(search.cancelled.values == ["a"])
         #expect(results.value == [])
     }
@@ -70,7 +88,7 @@ struct MapLatestTests {
         let results = query.mapLatest(initial: ["initial"]) { await search.search($0) }
         let before = results.value
         search.gate(for: "x").open()
-        await until { results.value == ["result for x"] }
+        await eventually { results.value == ["result for x"] }
         // Then
         #expect(before == ["initial"])
         #expect(results.value == ["result for x"])
@@ -86,16 +104,8 @@ struct MapLatestTests {
         results = nil
         search.gate(for: "a").open()
         // Then
-        await until { search.cancelled.values == ["a"] }
+        await eventually { search.cancelled.values == ["a"] }
         #expect(search.cancelled.values == ["a"])
         #expect(results == nil)
-    }
-
-    /// Yields until `condition` holds, for at most about five seconds.
-    func until(_ condition: () -> Bool) async {
-        for _ in 0..<50_000 where !condition() {
-            await Task.yield()
-            try? await Task.sleep(for: .microseconds(100))
-        }
     }
 }

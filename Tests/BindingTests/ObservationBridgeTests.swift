@@ -4,6 +4,15 @@
     import Testing
 
     import class Binding.Observable
+    import class Binding.TrackedValue
+
+    /// The documented pattern: an `@Observable` view model holding a Binding observable.
+    @MainActor
+    @Observable
+    final class SearchModel {
+        @ObservationIgnored let results = Observable<[String]>([])
+        @ObservationIgnored private(set) lazy var trackedResults = results.tracked()
+    }
 
     @Suite("Observable: the bridge to Observation")
     struct ObservationBridgeTests {
@@ -27,6 +36,23 @@
         }
 
         @MainActor
+        @Test func anObservationObservableViewModelExposesATrackedValueInOneLine() {
+            // Given an @Observable view model in a file that imports both Observable types
+            let model = SearchModel()
+            let changes = Recorder<String>()
+            withObservationTracking {
+                _ = model.trackedResults.value
+            } onChange: {
+                changes.append("changed")
+            }
+            // When
+            model.results.value = ["Harbin"]
+            // Then
+            #expect(changes.values == ["changed"])
+            #expect(model.trackedResults.value == ["Harbin"])
+        }
+
+        @MainActor
         @Test func aTrackedValueKeepsAnUnheldChainAlive() {
             // Given a tracked view of a map nothing else holds
             let count = Observable(1)
@@ -35,6 +61,19 @@
             count.value = 2
             // Then
             #expect(tracked.value == "2 movies")
+        }
+
+        @MainActor
+        @Test func releasingATrackedValueReleasesTheChainItKept() {
+            // Given a tracked view that is the only holder of a map
+            let count = Observable(1)
+            var tracked: TrackedValue<String>? = count.map { "\($0)" }.tracked()
+            #expect(count.subscriberCount == 1)
+            // When
+            tracked = nil
+            // Then the map is gone, and with it its subscription to the source
+            #expect(tracked == nil)
+            #expect(count.subscriberCount == 0)
         }
 
         @MainActor
@@ -51,10 +90,9 @@
             // When another thread sets the source
             Task.detached { count.value = 5 }
             var iterator = fired.makeAsyncIterator()
-            _ = await iterator.next()
-            for _ in 0..<100 where tracked.value != 5 { await Task.yield() }
             // Then
-            #expect(tracked.value == 5)
+            #expect(await nextElement(of: &iterator) != nil)
+            #expect(await eventually { tracked.value == 5 })
         }
     }
 #endif

@@ -96,19 +96,45 @@ struct TimingOperatorTests {
         _ = subscription
     }
 
-    @Test func debounceOnTheDispatchSchedulerPublishesAfterRealTime() async {
+    @Test func debounceOnTheDispatchSchedulerPublishesTheLastValueAfterRealTime() async {
         // Given the default scheduler
         let query = Observable("")
-        let settled = query.debounce(for: .milliseconds(20))
-        let (stream, continuation) = AsyncStream<String>.makeStream()
-        let subscription = settled.subscribe { continuation.yield($0) }
+        let settled = query.debounce(for: .milliseconds(50))
         // When
         query.value = "a"
         query.value = "ab"
+        // Then the last value arrives, later, on its own
+        #expect(settled.value == "")
+        #expect(await eventually { settled.value == "ab" })
+    }
+
+    @Test func releasingAThrottledObservableCancelsItsWindow() {
+        // Given an open window
+        let scheduler = ManualTimerScheduler()
+        let progress = Observable(0)
+        var throttled: Observable<Int>? = progress.throttle(
+            for: .seconds(1), latest: true, scheduler: scheduler)
+        progress.value = 1
+        #expect(scheduler.pendingCount == 1)
+        // When
+        throttled = nil
         // Then
-        var iterator = stream.makeAsyncIterator()
-        #expect(await iterator.next() == "")
-        #expect(await iterator.next() == "ab")
-        _ = subscription
+        #expect(scheduler.pendingCount == 0)
+        #expect(throttled == nil)
+    }
+
+    @Test func releasingADelayedObservableCancelsItsWaits() {
+        // Given two changes waiting
+        let scheduler = ManualTimerScheduler()
+        let count = Observable(0)
+        var delayed: Observable<Int>? = count.delay(for: .seconds(1), scheduler: scheduler)
+        count.value = 1
+        count.value = 2
+        #expect(scheduler.pendingCount == 2)
+        // When
+        delayed = nil
+        // Then
+        #expect(scheduler.pendingCount == 0)
+        #expect(delayed == nil)
     }
 }

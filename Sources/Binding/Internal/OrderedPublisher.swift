@@ -4,14 +4,17 @@
 /// The time and async operators publish from timers and tasks, which may run on several threads at
 /// once. A thread that finds a publish running leaves its value queued and returns; the running thread
 /// publishes it next. Calling ``nextGeneration()`` forgets every queued value, and a later ``offer(_:from:into:)``
-/// of an older generation is ignored: that is how a late result for an old input is never delivered.
+/// of an older generation is ignored, and a queued value is checked again as it is taken for
+/// publishing: that is how a late result for an old input is dropped. (A value already handed to its
+/// observable when a new generation starts still lands, and the new generation's value follows it.)
 /// Publishing runs with no lock held.
 final class OrderedPublisher<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: every stored property is read and written only while holding `lock`.
     private let lock = Lock()
     private var generation: UInt64 = 0
-    private var queued: [Value] = []
-    /// Values held back by ``hold(_:)`` until ``releaseOldestHeld()``.
+    /// Values waiting to be published, with the generation they were offered in.
+    private var queued: [(value: Value, generation: UInt64)] = []
+    /// Values held back by ``hold(_:)`` until ``releaseOldestHeld(into:)``.
     private var held: [Value] = []
     private var isPublishing = false
     private let keepsOnlyLatest: Bool
@@ -45,9 +48,9 @@ final class OrderedPublisher<Value: Sendable>: @unchecked Sendable {
             return
         }
         self.target = target
-        var replaced: [Value] = []
+        var replaced: [(value: Value, generation: UInt64)] = []
         if keepsOnlyLatest { swap(&replaced, &queued) }
-        queued.append(value)
+        queued.append((value, generation))
         drainAndUnlock()
         withExtendedLifetime(replaced) {}
     }
@@ -70,7 +73,7 @@ final class OrderedPublisher<Value: Sendable>: @unchecked Sendable {
             lock.unlock()
             return
         }
-        queued.append(held.removeFirst())
+        queued.append((held.removeFirst(), generation))
         drainAndUnlock()
     }
 
@@ -82,14 +85,22 @@ final class OrderedPublisher<Value: Sendable>: @unchecked Sendable {
             return
         }
         isPublishing = true
+        var dropped: [Value] = []
         while !queued.isEmpty {
             let next = queued.removeFirst()
+            // Checked again as it is taken: a generation started while this value waited drops it
+            // (released after unlocking).
+            guard next.generation == generation else {
+                dropped.append(next.value)
+                continue
+            }
             let target = self.target
             lock.unlock()
-            target?.send(next)
+            target?.send(next.value)
             lock.lock()
         }
         isPublishing = false
         lock.unlock()
+        withExtendedLifetime(dropped) {}
     }
 }

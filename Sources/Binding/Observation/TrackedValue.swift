@@ -5,14 +5,16 @@
     /// `withObservationTracking` see its changes.
     ///
     /// Reading ``value`` inside a SwiftUI view's `body` (or a `withObservationTracking` block) registers the
-    /// read, and the next change of the source invalidates it, as for a property of an `@Observable` class.
-    /// Changes reach it on the main actor, coalesced: the view gets the newest value, not every step to it.
+    /// read, and a change of the source invalidates it when it reaches this value, as for a property of an
+    /// `@Observable` class. A change set on the main actor arrives before its setter returns; one set
+    /// elsewhere arrives after a hop to the main queue, coalesced: the view gets the newest value, not every
+    /// step to it.
     /// It keeps its source alive, so `viewModel.count.map(format).tracked()` works on its own.
     ///
     /// ```swift
-    /// @MainActor final class SearchViewModel {
-    ///     let results = Observable<[Movie]>([])
-    ///     lazy var trackedResults = results.tracked()      // the one line
+    /// @MainActor @Observable final class SearchViewModel {
+    ///     @ObservationIgnored let results = Observable<[Movie]>([])
+    ///     @ObservationIgnored lazy var trackedResults = results.tracked()      // the one line
     /// }
     ///
     /// struct ResultsView: View {

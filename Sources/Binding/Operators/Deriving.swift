@@ -1,7 +1,8 @@
 extension Observable where Value: Sendable {
     /// Creates an observable that follows this one from `snapshot` on: it starts with `initial` (which
-    /// the caller computed from `snapshot.value`), and `onChange` runs for every value stored after that
-    /// one (none is missed, none is seen twice).
+    /// the caller computed from `snapshot.value`), and `onChange` runs for each value stored after that
+    /// one, none twice. If values were stored between the snapshot and the subscription, `onChange` gets
+    /// the newest of them first, as any new subscriber does.
     ///
     /// The derived observable retains this one and its subscription; this one holds the derived one
     /// weakly, and the subscription ends once the derived one is gone.

@@ -26,7 +26,8 @@ extension Observable where Value: Sendable {
     /// they would receive: with the default of 1, a subscriber gets changes only, not the current value.
     ///
     /// The skipping belongs to each subscription, as with Combine's `dropFirst`: put it last in a chain,
-    /// just before `subscribe` (an operator after it starts from its current value).
+    /// just before `subscribe`. An operator after it starts from its current value and then follows
+    /// every change, so the skipping is lost there.
     /// ```swift
     /// viewModel.query.dropFirst().subscribe { search($0) }.store(in: bag)  // not for the initial ""
     /// ```

@@ -1,7 +1,8 @@
 extension Observable where Value: Sendable {
     /// A new observable holding the result of an async `transform` of the latest value: each change
-    /// cancels the task started for the value before it, and a result for a value that is no longer the
-    /// latest is never published.
+    /// cancels the task started for the value before it, and a result that finishes after a newer value
+    /// arrived is dropped. (A result already being handed to the observable when a newer value arrives
+    /// still lands; the newer value's result follows it.)
     ///
     /// This is the search screen's operator: `query.debounce(…).mapLatest(initial: []) { await search($0) }`
     /// shows the results for what the user typed last, however the requests' answers are ordered.

@@ -63,7 +63,7 @@ extension Observable where Value: Sendable {
 
     /// A new observable that takes each change `interval` after it happened, in order.
     ///
-    /// It starts with the current value. Every change is published, none is dropped; they arrive on
+    /// It starts with the current value. Every later change is published, none is dropped; they arrive on
     /// `scheduler`'s thread. Releasing the derived observable cancels the changes still waiting.
     /// - Parameters:
     ///   - interval: How long each change waits.
@@ -79,8 +79,10 @@ extension Observable where Value: Sendable {
         return derive(after: current, startingWith: current.value) { derived, value in
             publisher.hold(value)
             let id = waits.reserve()
-            let wait = scheduler.schedule(after: interval) { [weak derived] in
-                waits.finish(id)
+            // The action holds the list weakly: the list holds the action's token, and releasing the
+            // derived observable must release the list so its tokens cancel the waits.
+            let wait = scheduler.schedule(after: interval) { [weak derived, weak waits] in
+                waits?.finish(id)
                 guard let derived else { return }
                 publisher.releaseOldestHeld(into: derived)
             }

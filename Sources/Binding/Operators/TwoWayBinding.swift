@@ -9,8 +9,9 @@ extension Observable where Value: Sendable & Equatable {
     /// a change to either is copied to the other.
     ///
     /// A value equal to the target's current value is not copied, so a change travels once across and
-    /// stops: the two never ping-pong. Copies run one at a time and each copies the source's current
-    /// value, so when two threads set the two sides at once the binding settles with both equal.
+    /// stops: the two never ping-pong. Copies run one at a time, each copies the source's current value,
+    /// and a copy never overwrites a value written to its target after the copy read it, so when two
+    /// threads set the two sides at once the binding settles with both equal to the last write.
     /// Neither observable retains the other.
     /// - Parameter other: The observable to keep equal to this one.
     /// - Returns: A token that ends the binding in both directions.
@@ -19,9 +20,11 @@ extension Observable where Value: Sendable & Equatable {
             guard let self, let other else { return }
             let (source, target) = direction == .forward ? (self, other) : (other, self)
             let value = source.value
-            guard target.value != value else { return }
+            let (current, version) = target.snapshot()
+            guard current != value else { return }
             target.runPublishHook()
-            target.value = value
+            // A write to the target since the snapshot wins: its own copy back is queued behind this one.
+            _ = target.send(value, ifStillAt: version)
         }
         let forward = subscribe { _ in relay.submit(.forward) }
         let backward = other.subscribe { _ in relay.submit(.backward) }

@@ -3,8 +3,8 @@ import Dispatch
 /// A ``TimerScheduler`` on a dispatch queue: the default clock of the time operators.
 ///
 /// Actions run on `queue` when their delay ends (measured on the monotonic clock, so a change of the
-/// wall clock does not move them). A cancelled action never runs, even if its time has come and it
-/// is waiting for the queue.
+/// wall clock does not move them). An action cancelled before it starts never runs, even if its time
+/// has come and it is waiting for the queue.
 public struct DispatchTimerScheduler: TimerScheduler {
     /// The queue the actions run on.
     public let queue: DispatchQueue

@@ -63,7 +63,10 @@ public final class ManualTimerScheduler: TimerScheduler {
     /// - Parameter interval: How far to move; a negative interval counts as zero.
     public func advance(by interval: Duration = .zero) {
         let target = state.withLock { $0.now + max(interval, .zero) }
-        while let entry = takeNextEntry(dueBy: target) {
+        while let (entry, cancelled) = takeNextEntry(dueBy: target) {
+            // Cancelled actions (and the values they captured) are released here, after unlocking.
+            withExtendedLifetime(cancelled) {}
+            guard let entry else { break }
             if entry.active.isActive {
                 entry.active.deactivate()
                 entry.action()
@@ -72,20 +75,22 @@ public final class ManualTimerScheduler: TimerScheduler {
         state.withLock { $0.now = max($0.now, target) }
     }
 
-    /// Removes and returns the earliest entry due by `target`, moving the clock to its due time.
-    private func takeNextEntry(dueBy target: Duration) -> Entry? {
-        state.withLock { state -> Entry? in
-            state.entries.removeAll { !$0.active.isActive }
+    /// Removes and returns the earliest entry due by `target` (nil when none is due), moving the clock
+    /// to its due time, and the cancelled entries it dropped on the way, to release after unlocking.
+    private func takeNextEntry(dueBy target: Duration) -> (Entry?, [Entry])? {
+        state.withLock { state -> (Entry?, [Entry])? in
+            let cancelled = state.entries.filter { !$0.active.isActive }
+            if !cancelled.isEmpty { state.entries.removeAll { !$0.active.isActive } }
             guard
                 let index = state.entries.indices.min(by: {
                     (state.entries[$0].due, state.entries[$0].sequence)
                         < (state.entries[$1].due, state.entries[$1].sequence)
                 }),
                 state.entries[index].due <= target
-            else { return nil }
+            else { return cancelled.isEmpty ? nil : (nil, cancelled) }
             let entry = state.entries.remove(at: index)
             state.now = max(state.now, entry.due)
-            return entry
+            return (entry, cancelled)
         }
     }
 }
