@@ -27,7 +27,7 @@
     public final class TrackedValue<Value: Sendable>: Observation.Observable {
         private let registrar = ObservationRegistrar()
         private var storedValue: Value
-        private let source: Observable<Value>
+        /// The subscription to the source; like every token, it keeps the source alive.
         private var subscription: Subscription?
 
         /// The source's value, as last delivered on the main actor; reading it is tracked by Observation.
@@ -39,7 +39,6 @@
         /// Creates a tracked view of `source`.
         /// - Parameter source: The observable to follow; retained.
         public init(_ source: Observable<Value>) {
-            self.source = source
             storedValue = source.value
             subscription = source.subscribeOnMainActor(with: self, delivering: .latestValue) {
                 tracked, value in

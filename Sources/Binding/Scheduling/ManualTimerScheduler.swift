@@ -38,7 +38,7 @@ public final class ManualTimerScheduler: TimerScheduler {
 
     /// The number of actions scheduled and neither run nor cancelled.
     public var pendingCount: Int {
-        state.withLock { state in state.entries.count(where: { $0.active.isActive }) }
+        state.withLock { state in state.entries.filter { $0.active.isActive }.count }
     }
 
     /// Schedules `action` at ``now`` + `delay`.
