@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Binding", targets: ["Binding"]),
         .library(name: "CacheKit", targets: ["CacheKit"]),
         .library(name: "DIKit", targets: ["DIKit"]),
+        // A Swift Testing trait for DIKit overrides; a product of its own so DIKit never imports Testing.
+        .library(name: "DIKitTesting", targets: ["DIKitTesting"]),
         .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
         .executable(name: "boxoffice", targets: ["BoxOfficeCLI"]),
         // The example's app core and terminal view, as a library only so the nested Fuzz/ package can
@@ -20,6 +22,7 @@ let package = Package(
         .target(name: "Binding"),
         .target(name: "CacheKit"),
         .target(name: "DIKit"),
+        .target(name: "DIKitTesting", dependencies: ["DIKit"]),
         .target(name: "NetworkLayer"),
 
         // The box office example: an app core wired from the four modules, and a thin terminal view.
@@ -41,7 +44,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BindingTests", dependencies: ["Binding", "TestSupport"]),
         .testTarget(name: "CacheKitTests", dependencies: ["CacheKit", "TestSupport"]),
-        .testTarget(name: "DIKitTests", dependencies: ["DIKit", "TestSupport"]),
+        .testTarget(name: "DIKitTests", dependencies: ["DIKit", "DIKitTesting", "TestSupport"]),
         .testTarget(
             name: "NetworkLayerTests", dependencies: ["NetworkLayer", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(

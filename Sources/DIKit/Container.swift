@@ -52,16 +52,20 @@ public final class Container: Resolving, Sendable {
     ///   - name: Distinguishes several registrations of one type; `nil` by default.
     ///   - scope: How instances are shared; ``Scope/transient`` by default.
     ///   - factory: Makes an instance; resolves its own dependencies from the ``Resolver``.
+    /// - Returns: The registration, to forward other types to it with
+    ///   ``Registered/implements(_:)``.
+    @discardableResult
     public func register<Service: Sendable>(
         _ type: Service.Type = Service.self,
         name: String? = nil,
         scope: Scope = .transient,
         factory: @escaping @Sendable (Resolver) throws -> Service
-    ) {
+    ) -> Registered<Service> {
         store(
             Registration<Service, Void>(name: name, scope: scope, ownerLock: lock) { resolver, _ in
                 try factory(resolver)
             })
+        return Registered(container: self, name: name)
     }
 
     /// Registers a factory that takes one runtime argument, given at each resolve.
@@ -122,12 +126,15 @@ public final class Container: Resolving, Sendable {
     ///   - type: The type to resolve; inferred from `instance` when omitted.
     ///   - name: The registration's name; `nil` by default.
     ///   - instance: Returned by every resolve.
+    /// - Returns: The registration, to forward other types to it with ``Registered/implements(_:)``.
+    @discardableResult
     public func register<Service: Sendable>(
         _ type: Service.Type = Service.self,
         name: String? = nil,
         instance: Service
-    ) {
+    ) -> Registered<Service> {
         store(Registration<Service, Void>(name: name, instance: instance, ownerLock: lock))
+        return Registered(container: self, name: name)
     }
 
     /// Installs the registrations of each module, in order (a later one replaces an earlier one's
@@ -164,7 +171,16 @@ public final class Container: Resolving, Sendable {
         }
     }
 
-    private func store(_ registration: RegistrationBase) {
+    /// Releases the instances of every registration of this container in the custom scope `scope`
+    /// (not its parent's, not its children's), after giving the lock back. The registrations stay: the
+    /// next resolve makes a new instance.
+    /// - Parameter scope: The custom scope to end, for example `.session` on logout.
+    public func reset(scope: CustomScope) {
+        let inScope = lock.withLock { registrations.values.filter { $0.scope == .custom(scope) } }
+        for registration in inScope { registration.releaseInstances() }
+    }
+
+    func store(_ registration: RegistrationBase) {
         let replaced = lock.withLock { registrations.updateValue(registration, forKey: registration.key) }
         // Released after unlocking: the replaced registration's singleton may resolve in its deinit.
         withExtendedLifetime(replaced) {}
@@ -209,12 +225,7 @@ public final class Container: Resolving, Sendable {
         key: RegistrationKey, arguments: Arguments
     ) throws(ResolutionError) -> Service {
         guard let (base, owner) = parent?.lookup(key) else {
-            let requested = RegistrationDescription(Service.self, Arguments.self, name: key.name)
-            throw ResolutionError(
-                reason: .notRegistered, service: requested.service, name: key.name,
-                arguments: requested.arguments,
-                path: ResolutionFrames.path(from: ResolutionFrames.current, appending: requested.service),
-                closeMatches: closeMatches(for: key, requested: Service.self))
+            throw notRegistered(key: key, requested: Service.self, arguments: Arguments.self)
         }
         // Safe for the same reason as in `resolve`: the key fixes the registration's generic type.
         let registration = unsafeDowncast(base, to: Registration<Service, Arguments>.self)
@@ -255,44 +266,63 @@ public final class Container: Resolving, Sendable {
         return nil
     }
 
-    /// Registrations of the same service type under another name or other argument types, and the
-    /// wrapped type's when an `Optional` was requested (usually a type inferred from `let x: T? = …`).
+    /// The error for a request nothing is registered for, with its path and close matches.
     @usableFromInline
-    func closeMatches<Service>(for key: RegistrationKey, requested: Service.Type) -> [String] {
-        var matches: [String] = []
+    func notRegistered<Service, Arguments>(
+        key: RegistrationKey, requested: Service.Type, arguments: Arguments.Type
+    ) -> ResolutionError {
+        let description = RegistrationDescription(Service.self, Arguments.self, name: key.name)
+        var hints: [String] = []
         if let optional = requested as? any OptionalMarker.Type,
             lookup(RegistrationKey(unwrapping: optional, like: key)) != nil
         {
-            matches.append(
+            hints.append(
                 "\(String(describing: optional.wrappedType)) (the request was inferred as an Optional; "
                     + "name the type: resolve(\(String(describing: optional.wrappedType)).self))")
         }
+        return ResolutionError(
+            reason: { _ in .notRegistered }, requested: description,
+            path: ResolutionFrames.path(from: ResolutionFrames.current, appending: description.service),
+            closeMatches: closeMatches(for: key, shortName: description.service.short), hints: hints)
+    }
+
+    /// Registrations of the same service type under another name, other argument types or another kind
+    /// (async), and of other types with the same short name (`Session` from another module).
+    func closeMatches(for key: RegistrationKey, shortName: String) -> [RegistrationDescription] {
+        var matches: [RegistrationDescription] = []
         var container: Container? = self
         while let current = container {
-            let found = current.lock.withLock {
-                current.registrations.values.filter { $0.key.service == key.service && $0.key != key }
-                    .map(\.description.rendered)
+            matches += current.lock.withLock {
+                current.registrations.values.filter { registration in
+                    registration.key != key
+                        && (registration.key.service == key.service
+                            || registration.description.service.short == shortName)
+                }
+                .map(\.description)
             }
-            matches += found
             container = current.parent
         }
-        return matches.sorted()
+        return matches
     }
 
     // MARK: - Verifying
 
     /// Resolves every registration without runtime arguments in a throwaway copy of this container
-    /// (and its parents), and reports every failure at once.
+    /// (and its parents), reports every failure at once, and finds captive dependencies.
     ///
-    /// Call it in a test, or at launch in debug builds. Singletons are made in the copy only, so the
-    /// real container is left untouched.
+    /// Call it in a test, or at launch in debug builds. It runs the real factories, in the copy: the
+    /// real container's singletons are not made, but a factory's side effects happen. Async
+    /// registrations are left to ``verifyAsync()``.
+    /// - Returns: The captive dependencies found, and the registrations skipped.
     /// - Throws: ``VerificationError`` listing every ``ResolutionError`` found, each with its path.
-    public func verify() throws(VerificationError) {
-        let copy = throwawayCopy()
+    @discardableResult
+    public func verify() throws(VerificationError) -> VerificationReport {
+        let recorder = VerificationRecorder()
+        let copy = throwawayCopy(recorder: recorder)
         var failures: [ResolutionError] = []
         var skipped: [String] = []
         for (registration, owner) in copy.allRegistrations() {
-            if registration.takesArguments {
+            if registration.takesArguments || registration.description.kind == .async {
                 skipped.append(registration.description.rendered)
                 continue
             }
@@ -302,14 +332,37 @@ public final class Container: Resolving, Sendable {
                 failures.append(error)
             }
         }
-        if !failures.isEmpty {
-            throw VerificationError(failures: failures, skipped: skipped.sorted())
-        }
+        return try recorder.report(failures: failures, skipped: skipped)
     }
 
-    private func throwawayCopy() -> Container {
-        let copy = Container(parent: parent?.throwawayCopy())
-        let fresh = lock.withLock { registrations.mapValues { $0.freshCopy(ownerLock: copy.lock) } }
+    /// ``verify()``, and the async registrations too, awaiting their factories.
+    /// - Returns: The captive dependencies found, and the registrations skipped.
+    /// - Throws: ``VerificationError`` listing every ``ResolutionError`` found, each with its path.
+    @discardableResult
+    public func verifyAsync() async throws(VerificationError) -> VerificationReport {
+        let recorder = VerificationRecorder()
+        let copy = throwawayCopy(recorder: recorder)
+        var failures: [ResolutionError] = []
+        var skipped: [String] = []
+        for (registration, owner) in copy.allRegistrations() {
+            if registration.takesArguments {
+                skipped.append(registration.description.rendered)
+                continue
+            }
+            do {
+                try await registration.verifyAsync(requester: copy, owner: owner)
+            } catch {
+                failures.append(error)
+            }
+        }
+        return try recorder.report(failures: failures, skipped: skipped)
+    }
+
+    private func throwawayCopy(recorder: VerificationRecorder) -> Container {
+        let copy = Container(parent: parent?.throwawayCopy(recorder: recorder))
+        let fresh = lock.withLock {
+            registrations.mapValues { $0.freshCopy(ownerLock: copy.lock, recorder: recorder) }
+        }
         copy.lock.withLock { copy.registrations = fresh }
         return copy
     }

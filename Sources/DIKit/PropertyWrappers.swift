@@ -133,8 +133,10 @@ final class LazyStorage<Service: Sendable>: Sendable {
     var value: Service {
         if let value = resolved.withLock({ $0 }) { return value }
         let property = "@LazyInject \(Service.self)"
-        switch gate.enter(path: { ResolutionFrames.path(from: ResolutionFrames.current, appending: property) }
-        ) {
+        let path = {
+            NameDisplay.render(ResolutionFrames.path(from: ResolutionFrames.current)) + [property]
+        }
+        switch gate.enter(path: path) {
         case .entered:
             break
         case .reentered:

@@ -26,6 +26,13 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// The associated value is the path the other thread was resolving when it began to wait; ``path``
         /// is this thread's.
         case crossThreadCycle(otherThreadPath: [String])
+        /// The factory was registered with `registerOnMainActor`, and the resolve that needed it ran off
+        /// the main actor, so the factory was not called. Resolve it from the main actor, or with
+        /// `resolveAsync`, which goes to the main actor for it.
+        case requiresMainActor
+        /// The service is forwarded (`implements`) to a registration whose instance, of the type named
+        /// here, does not conform to the requested type.
+        case doesNotConform(instanceType: String)
     }
 
     /// What went wrong.
@@ -40,6 +47,44 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public let path: [String]
     /// Registrations of the same type under other names or argument types.
     public let closeMatches: [String]
+
+    /// Builds an error whose type names are told apart: a short name shared by two types in the message
+    /// (the path, the request, the close matches) is printed with its module.
+    init(
+        reason: (NameDisplay) -> Reason, requested: RegistrationDescription, path: [TypeName],
+        closeMatches: [RegistrationDescription] = [], hints: [String] = []
+    ) {
+        let display = NameDisplay(path + [requested.service] + closeMatches.map(\.service))
+        self.init(
+            reason: reason(display), service: display(requested.service), name: requested.name,
+            arguments: requested.arguments, path: path.map(display.callAsFunction),
+            closeMatches: (hints + closeMatches.map { $0.rendered(display) }).sorted())
+    }
+
+    /// Builds an error whose reason names no types.
+    init(reason: Reason, requested: RegistrationDescription, path: [TypeName]) {
+        self.init(reason: { _ in reason }, requested: requested, path: path)
+    }
+
+    init(
+        reason: Reason, service: String, name: String?, arguments: String?, path: [String],
+        closeMatches: [String]
+    ) {
+        self.reason = reason
+        self.service = service
+        self.name = name
+        self.arguments = arguments
+        self.path = path
+        self.closeMatches = closeMatches
+    }
+
+    /// The same error, with `ancestors` put in front of its path: the async resolution that led to a
+    /// synchronous one.
+    func prefixed(with ancestors: [String]) -> ResolutionError {
+        ResolutionError(
+            reason: reason, service: service, name: name, arguments: arguments, path: ancestors + path,
+            closeMatches: closeMatches)
+    }
 
     /// The path joined with arrows: `A → B → C`.
     public var renderedPath: String {
@@ -66,6 +111,14 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
                 "DIKit: \(requested) is being created by another thread, which waits for a service this thread "
                     + "is creating (its path: \(otherThreadPath.joined(separator: " → "))); waiting would never end."
             )
+        case .requiresMainActor:
+            lines.append(
+                "DIKit: \(requested) is registered with a main-actor factory, and was resolved off the main actor."
+            )
+        case .doesNotConform(let instanceType):
+            lines.append(
+                "DIKit: \(requested) is forwarded to a registration that made \(instanceType), which does not "
+                    + "conform to \(service).")
         }
         lines.append("  Resolution path: \(renderedPath)")
         if !closeMatches.isEmpty {
@@ -90,6 +143,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case .crossThreadCycle:
             return "break the cycle between the two paths: let one side receive the other later, through "
                 + "@LazyInject or a property set after both exist."
+        case .requiresMainActor:
+            return "resolve \(service) from the main actor (a @MainActor function or test), or with "
+                + "`await resolveAsync`, which goes to the main actor for it."
+        case .doesNotConform:
+            return "forward \(service) from a registration whose instances conform to it."
         }
     }
 
@@ -101,16 +159,19 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Every failure found by ``Container/verify()``, reported at once.
+/// Every failure found by ``Container/verify()``, reported at once, with the warnings found beside them.
 public struct VerificationError: Error, Sendable, CustomStringConvertible {
     /// One error per registration that could not be resolved.
     public let failures: [ResolutionError]
     /// Registrations skipped because their factories need runtime arguments.
     public let skipped: [String]
+    /// The captive dependencies found among the registrations that did resolve.
+    public let captiveDependencies: [CaptiveDependency]
 
-    /// All the failures, each with its path, separated by blank lines.
+    /// All the failures, each with its path, then the captive dependencies, separated by blank lines.
     public var description: String {
         let header = "DIKit: \(failures.count) registration(s) failed verification."
-        return ([header] + failures.map(\.description)).joined(separator: "\n\n")
+        return ([header] + failures.map(\.description) + captiveDependencies.map(\.description))
+            .joined(separator: "\n\n")
     }
 }

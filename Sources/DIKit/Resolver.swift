@@ -7,7 +7,7 @@
 ///     KobisBoxOfficeRepository(provider: try resolver.resolve())
 /// }
 /// ```
-public struct Resolver: Resolving {
+public struct Resolver: Resolving, Sendable {
     @usableFromInline let container: Container
 
     @usableFromInline

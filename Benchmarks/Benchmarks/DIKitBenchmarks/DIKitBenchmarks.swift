@@ -90,6 +90,26 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(swinject.resolve(Named.self, name: "live")) }
     }
 
+    // MARK: An app-shaped graph (12 services, 4 singletons, 8 transients, 5 levels)
+    let dikitGraph = makeDIKitGraph()
+    let swinjectGraph = makeSwinjectGraph()
+    let swinjectSynchronizedGraph = makeSwinjectGraph().synchronize()
+    let handWrittenGraph = HandWrittenGraph()
+    Benchmark("DIKit resolve app graph") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try dikitGraph.resolve(GraphAppScreen.self)) }
+    }
+    Benchmark("Swinject resolve app graph") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(swinjectGraph.resolve(GraphAppScreen.self)) }
+    }
+    Benchmark("Swinject synchronized resolve app graph") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(swinjectSynchronizedGraph.resolve(GraphAppScreen.self))
+        }
+    }
+    Benchmark("Hand-written app graph") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(handWrittenGraph.makeAppScreen()) }
+    }
+
     // MARK: Property-wrapper injection
     struct Screen {
         @Inject var session: any SessionProtocol

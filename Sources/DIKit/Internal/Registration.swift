@@ -9,47 +9,65 @@ class RegistrationBase: @unchecked Sendable {
     @usableFromInline let scope: Scope
     @usableFromInline let ownerLock: Lock
     let description: RegistrationDescription
+    /// Set only on the throwaway copies ``Container/verify()`` resolves: records who captured whom.
+    @usableFromInline let recorder: VerificationRecorder?
 
     @usableFromInline
-    init(key: RegistrationKey, scope: Scope, ownerLock: Lock, description: RegistrationDescription) {
+    init(
+        key: RegistrationKey, scope: Scope, ownerLock: Lock, description: RegistrationDescription,
+        recorder: VerificationRecorder?
+    ) {
         self.key = key
         self.scope = scope
         self.ownerLock = ownerLock
         self.description = description
+        self.recorder = recorder
     }
 
     var takesArguments: Bool { false }
 
-    /// A copy with the same factory and no cached instances, owned by the container of `lock`.
-    func freshCopy(ownerLock lock: Lock) -> RegistrationBase { self }
+    /// Whether the instance is handed out as is, without a factory run: a ready-made instance.
+    var isReadyMade: Bool { false }
 
-    /// Drops cached singleton and weak instances.
+    /// A copy with the same factory and no cached instances, owned by the container of `lock`.
+    func freshCopy(ownerLock lock: Lock, recorder: VerificationRecorder?) -> RegistrationBase { self }
+
+    /// Drops cached singleton, custom-scope and weak instances.
     func releaseInstances() {}
 
     /// Resolves with no arguments, for ``Container/verify()``.
     func verify(requester: Container, owner: Container) throws(ResolutionError) {}
+
+    /// Resolves with no arguments, awaiting an async factory, for ``Container/verifyAsync()``.
+    func verifyAsync(requester: Container, owner: Container) async throws(ResolutionError) {
+        try verify(requester: requester, owner: owner)
+    }
 }
 
 /// One factory, and the instances its scope keeps.
 @usableFromInline
 final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unchecked Sendable {
-    // @unchecked Sendable: see `RegistrationBase`; `shared` and `weakShared` are only touched while
-    // holding `ownerLock`, and `factory` is an immutable @Sendable closure.
+    // @unchecked Sendable: see `RegistrationBase`; `shared`, `weakShared` and `heldForVerification` are
+    // only touched while holding `ownerLock`, and `factory` is an immutable @Sendable closure.
     @usableFromInline typealias Factory = @Sendable (Resolver, Arguments) throws -> Service
 
     @usableFromInline let factory: Factory
     /// The instance given to `register(_:name:instance:)`, which every copy keeps.
     let fixedInstance: Service?
-    /// The singleton once made, or a registered instance. Guarded by `ownerLock`.
+    /// The singleton or custom-scope instance once made, or a registered instance. Guarded by `ownerLock`.
     @usableFromInline var shared: Service?
     /// The weak-scoped object once made. Guarded by `ownerLock`.
     @usableFromInline var weakShared = WeakObject()
+    /// A verification copy's kept instance: held here rather than in `shared`, so every resolve of it
+    /// takes the slow path, where it is recorded. Guarded by `ownerLock`.
+    var heldForVerification: Service?
     /// Serialises the first creation of a shared instance, so it happens exactly once.
     let creationGate = CreationGate()
 
     @usableFromInline
     init(
         name: String?, scope: Scope, ownerLock: Lock, fixedInstance: Service? = nil,
+        kind: RegistrationDescription.Kind = .synchronous, recorder: VerificationRecorder? = nil,
         factory: @escaping Factory
     ) {
         self.factory = factory
@@ -58,7 +76,8 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
         super.init(
             key: RegistrationKey(Service.self, Arguments.self, name: name), scope: scope,
             ownerLock: ownerLock,
-            description: RegistrationDescription(Service.self, Arguments.self, name: name))
+            description: RegistrationDescription(Service.self, Arguments.self, name: name, kind: kind),
+            recorder: recorder)
     }
 
     @usableFromInline
@@ -70,18 +89,23 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
 
     override var takesArguments: Bool { Arguments.self != Void.self }
 
-    override func freshCopy(ownerLock lock: Lock) -> RegistrationBase {
+    override var isReadyMade: Bool { fixedInstance != nil }
+
+    override func freshCopy(ownerLock lock: Lock, recorder: VerificationRecorder?) -> RegistrationBase {
         Registration(
-            name: key.name, scope: scope, ownerLock: lock, fixedInstance: fixedInstance, factory: factory)
+            name: key.name, scope: scope, ownerLock: lock, fixedInstance: fixedInstance,
+            kind: description.kind,
+            recorder: recorder, factory: factory)
     }
 
     override func releaseInstances() {
-        let released = ownerLock.withLock { () -> Service? in
+        let released = ownerLock.withLock { () -> (Service?, Service?) in
             defer {
                 shared = fixedInstance
+                heldForVerification = nil
                 weakShared = WeakObject()
             }
-            return shared
+            return (shared, heldForVerification)
         }
         // Released after unlocking: the instance's deinit may resolve from this container.
         withExtendedLifetime(released) {}
@@ -97,24 +121,24 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     /// An instance for `arguments`, made or shared according to the scope.
     /// - Parameters:
     ///   - requester: The container asked; transient and graph factories resolve their dependencies there.
-    ///   - owner: The container holding this registration; shared (singleton, weak) instances resolve their
-    ///     dependencies there, so a child's overrides never leak into its parent's shared instances.
+    ///   - owner: The container holding this registration; shared (singleton, custom, weak) instances
+    ///     resolve their dependencies there, so a child's overrides never leak into its parent's shared
+    ///     instances.
     @usableFromInline
     func instance(arguments: Arguments, requester: Container, owner: Container) throws(ResolutionError)
         -> Service
     {
         let parent = ResolutionFrames.current
+        if let recorder { recorder.record(self, parent: parent) }
         switch scope {
         case .transient:
             return try make(arguments, resolvingFrom: requester, parent: parent)
         case .graph:
             guard let parent else { return try make(arguments, resolvingFrom: requester, parent: nil) }
             let graph = ResolutionFrames.graph(from: parent)
-            if let existing = graph.instances[ObjectIdentifier(self)] as? Service { return existing }
-            let made = try make(arguments, resolvingFrom: requester, parent: parent)
-            graph.instances[ObjectIdentifier(self)] = made
-            return made
-        case .singleton, .weak:
+            if let existing = graph.instance(of: self, as: Service.self) { return existing }
+            return graph.keep(try make(arguments, resolvingFrom: requester, parent: parent), for: self)
+        case .singleton, .weak, .custom:
             if let existing = sharedInstance() { return existing }
             // A cycle back to this registration must be reported before waiting at the gate, which this
             // thread would otherwise already hold.
@@ -123,7 +147,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
             defer { creationGate.leave() }
             if let existing = sharedInstance() { return existing }
             let made = try make(arguments, resolvingFrom: owner, parent: parent)
-            try keep(made, parent: parent)
+            try keep(made, path: { ResolutionFrames.path(from: parent, appending: self.description.service) })
             return made
         }
     }
@@ -132,15 +156,14 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     /// would never end.
     func enterCreationGate(parent: UnsafeMutablePointer<ResolutionFrame>?) throws(ResolutionError) {
         let path = { ResolutionFrames.path(from: parent, appending: self.description.service) }
-        switch creationGate.enter(path: path) {
+        switch creationGate.enter(path: { NameDisplay.render(path()) }) {
         case .entered:
             return
         case .reentered:
             throw ResolutionFrames.cycleError(self, from: parent)
         case .wouldWaitForever(let ownerPath):
             throw ResolutionError(
-                reason: .crossThreadCycle(otherThreadPath: ownerPath), service: description.service,
-                name: description.name, arguments: description.arguments, path: path(), closeMatches: [])
+                reason: .crossThreadCycle(otherThreadPath: ownerPath), requested: description, path: path())
         }
     }
 
@@ -148,14 +171,19 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     func sharedInstance() -> Service? {
         ownerLock.withLock {
             if let shared { return shared }
+            if let heldForVerification { return heldForVerification }
             return weakShared.object as? Service
         }
     }
 
-    private func keep(_ made: Service, parent: UnsafeMutablePointer<ResolutionFrame>?) throws(ResolutionError)
-    {
-        if scope == .singleton {
+    /// Keeps `made` as the scope says: strongly for singleton and custom scopes, weakly for the weak one.
+    func keep(_ made: Service, path: () -> [TypeName]) throws(ResolutionError) {
+        if scope.keepsInstance {
             let replaced = ownerLock.withLock { () -> Service? in
+                if recorder != nil {
+                    defer { heldForVerification = made }
+                    return heldForVerification
+                }
                 defer { shared = made }
                 return shared
             }
@@ -165,8 +193,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
         guard type(of: made as Any) is AnyClass else {
             throw ResolutionError(
                 reason: .weakScopeNeedsAClass(instanceType: String(describing: type(of: made as Any))),
-                service: description.service, name: description.name, arguments: description.arguments,
-                path: ResolutionFrames.path(from: parent, appending: description.service), closeMatches: [])
+                requested: description, path: path())
         }
         let object = made as AnyObject
         ownerLock.withLock { weakShared = WeakObject(object) }
@@ -199,8 +226,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
         -> ResolutionError
     {
         ResolutionError(
-            reason: .factoryFailed(error), service: description.service, name: description.name,
-            arguments: description.arguments, path: ResolutionFrames.path(from: frame), closeMatches: [])
+            reason: .factoryFailed(error), requested: description, path: ResolutionFrames.path(from: frame))
     }
 }
 

@@ -1,7 +1,9 @@
 /// Identifies one registration: the service type, the argument types and the name.
 ///
 /// Two keys are equal only when both metatypes are the same, so a key determines the exact generic type
-/// of the ``Registration`` stored under it (the container relies on this to skip a dynamic cast).
+/// of the ``Registration`` stored under it (the container relies on this to skip a dynamic cast). Async
+/// registrations file their key under ``AsyncFactoryMarker`` as the argument type, so a synchronous
+/// resolve can never find one.
 @usableFromInline
 struct RegistrationKey: Hashable, Sendable {
     @usableFromInline let service: ObjectIdentifier
@@ -33,22 +35,49 @@ struct RegistrationKey: Hashable, Sendable {
     }
 }
 
+/// The argument type under which async registrations are filed.
+enum AsyncFactoryMarker {}
+
 /// How a registration is named in messages.
 @usableFromInline
 struct RegistrationDescription: Sendable {
-    let service: String
+    /// How the factory runs, as close matches say it.
+    @usableFromInline
+    enum Kind: Sendable {
+        case synchronous
+        case mainActor
+        case async
+    }
+
+    let service: TypeName
     let name: String?
     /// `nil` when the factory takes no arguments.
     let arguments: String?
+    let kind: Kind
 
     @usableFromInline
-    init<Service, Arguments>(_ service: Service.Type, _ arguments: Arguments.Type, name: String?) {
-        self.service = String(describing: service)
+    init<Service, Arguments>(
+        _ service: Service.Type, _ arguments: Arguments.Type, name: String?, kind: Kind = .synchronous
+    ) {
+        self.service = TypeName(service)
         self.name = name
-        self.arguments = Arguments.self == Void.self ? nil : String(describing: arguments)
+        let takesNone = Arguments.self == Void.self || Arguments.self == AsyncFactoryMarker.self
+        self.arguments = takesNone ? nil : String(describing: arguments)
+        self.kind = kind
     }
 
+    /// The registration as lists print it: `Session named "live" with arguments Int`.
     var rendered: String {
-        ResolutionError.render(service: service, name: name, arguments: arguments)
+        ResolutionError.render(service: service.short, name: name, arguments: arguments)
+    }
+
+    /// The registration as close matches print it, with how it is resolved when that differs.
+    func rendered(_ display: NameDisplay) -> String {
+        let text = ResolutionError.render(service: display(service), name: name, arguments: arguments)
+        switch kind {
+        case .synchronous: return text
+        case .mainActor: return text + " (registered with registerOnMainActor)"
+        case .async: return text + " (registered with registerAsync: resolve it with await resolveAsync)"
+        }
     }
 }

@@ -18,22 +18,51 @@ struct ResolutionFrame {
     @usableFromInline let parent: UnsafeMutablePointer<ResolutionFrame>?
     /// The graph scope's instances; only the root frame's is used, created on first need.
     @usableFromInline var graph: GraphInstances?
+    /// For the root frame of a synchronous resolve made inside an async factory: the async path above
+    /// it, so errors and verification see the whole path.
+    @usableFromInline let asyncParent: AsyncPathNode?
 
     @inlinable
     init(registration: RegistrationBase, parent: UnsafeMutablePointer<ResolutionFrame>?) {
         self.registration = Unmanaged.passUnretained(registration)
         self.parent = parent
         self.graph = nil
+        self.asyncParent = nil
+    }
+
+    /// The root frame standing for the async factory of `node` while it resolves synchronously.
+    init(standingFor node: AsyncPathNode) {
+        self.registration = Unmanaged.passUnretained(node.registration)
+        self.parent = nil
+        self.graph = node.graph
+        self.asyncParent = node.parent
     }
 }
 
 /// The graph scope's instances for one top-level resolve.
+///
+/// Locked because an async resolution shares it with the child tasks its factories start.
 @usableFromInline
-final class GraphInstances {
-    @usableFromInline var instances: [ObjectIdentifier: Any] = [:]
+final class GraphInstances: Sendable {
+    private let instances = Locked<[ObjectIdentifier: any Sendable]>([:])
 
     @usableFromInline
     init() {}
+
+    /// The instance made in this graph for `registration`, if any.
+    func instance<Service: Sendable>(of registration: RegistrationBase, as type: Service.Type) -> Service? {
+        instances.withLock { $0[ObjectIdentifier(registration)] } as? Service
+    }
+
+    /// Keeps `made` for `registration` unless another was kept first, and returns the one kept.
+    func keep<Service: Sendable>(_ made: Service, for registration: RegistrationBase) -> Service {
+        let kept = instances.withLock { instances -> (any Sendable)? in
+            if let existing = instances[ObjectIdentifier(registration)] { return existing }
+            instances[ObjectIdentifier(registration)] = made
+            return nil
+        }
+        return kept as? Service ?? made
+    }
 }
 
 /// The innermost frame of the resolve running on this thread.
@@ -54,20 +83,22 @@ enum ResolutionFrames {
 
     /// The services on the path ending at `frame`, outermost first.
     @usableFromInline
-    static func path(from frame: UnsafeMutablePointer<ResolutionFrame>?) -> [String] {
-        var names: [String] = []
+    static func path(from frame: UnsafeMutablePointer<ResolutionFrame>?) -> [TypeName] {
+        var names: [TypeName] = []
         var cursor = frame
+        var asyncParent: AsyncPathNode?
         while let current = cursor {
             names.append(current.pointee.registration.takeUnretainedValue().description.service)
+            asyncParent = current.pointee.asyncParent
             cursor = current.pointee.parent
         }
-        return names.reversed()
+        return (asyncParent?.path ?? []) + names.reversed()
     }
 
     /// The path ending at `frame` plus `requested`.
     @usableFromInline
-    static func path(from frame: UnsafeMutablePointer<ResolutionFrame>?, appending requested: String)
-        -> [String]
+    static func path(from frame: UnsafeMutablePointer<ResolutionFrame>?, appending requested: TypeName)
+        -> [TypeName]
     {
         path(from: frame) + [requested]
     }
@@ -91,20 +122,28 @@ enum ResolutionFrames {
     static func cycleError(
         _ registration: RegistrationBase, from frame: UnsafeMutablePointer<ResolutionFrame>?
     ) -> ResolutionError {
-        let names = path(from: frame)
-        let service = registration.description.service
-        var chain: [String] = []
+        var chain: [RegistrationBase] = []
         var cursor = frame
         while let current = cursor {
-            let name = current.pointee.registration.takeUnretainedValue().description.service
-            chain.insert(name, at: 0)
-            if current.pointee.registration.takeUnretainedValue() === registration { break }
+            let link = current.pointee.registration.takeUnretainedValue()
+            chain.insert(link, at: 0)
+            if link === registration { break }
             cursor = current.pointee.parent
         }
-        let description = registration.description
+        return cycleError(registration, chain: chain, path: path(from: frame))
+    }
+
+    /// The error for a cycle: `chain` runs from the first occurrence of `registration` to the last
+    /// link before the repeat, `path` is the whole path before the repeat.
+    static func cycleError(_ registration: RegistrationBase, chain: [RegistrationBase], path: [TypeName])
+        -> ResolutionError
+    {
+        let service = registration.description.service
+        let cycle = chain.map(\.description.service) + [service]
         return ResolutionError(
-            reason: .cycle(chain + [service]), service: service, name: description.name,
-            arguments: description.arguments, path: names + [service], closeMatches: [])
+            reason: { display in .cycle(cycle.map(display.callAsFunction)) },
+            requested: registration.description,
+            path: path + [service])
     }
 
     /// The root frame's graph instances, created on first use.
@@ -113,6 +152,7 @@ enum ResolutionFrames {
         var root = frame
         while let parent = root.pointee.parent { root = parent }
         if let graph = root.pointee.graph { return graph }
+        // A new top-level resolve: its graph instances are made on first need.
         let graph = GraphInstances()
         root.pointee.graph = graph
         return graph

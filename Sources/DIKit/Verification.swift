@@ -1,0 +1,106 @@
+/// What ``Container/verify()`` found besides failures: captive dependencies, and what it could not check.
+public struct VerificationReport: Sendable, CustomStringConvertible {
+    /// Each place where an instance captures a dependency that should not live as long as it does.
+    public let captiveDependencies: [CaptiveDependency]
+    /// Registrations skipped because their factories need runtime arguments (and, for ``Container/verify()``,
+    /// the async ones, which ``Container/verifyAsync()`` checks).
+    public let skipped: [String]
+
+    /// The captive dependencies, one per line, or a line saying there are none.
+    public var description: String {
+        guard !captiveDependencies.isEmpty else { return "DIKit: no captive dependencies." }
+        return captiveDependencies.map(\.description).joined(separator: "\n")
+    }
+}
+
+/// An instance kept longer than its scope allows, because something longer-lived captured it: a
+/// singleton holding a transient, weak or graph-scoped instance, or a custom-scope one of a scope it
+/// outlives. Reported by ``Container/verify()`` as a warning.
+public struct CaptiveDependency: Sendable, Hashable, CustomStringConvertible {
+    /// One service on the path, with its scope.
+    public struct Step: Sendable, Hashable {
+        /// The service's type, as messages print it.
+        public let service: String
+        /// Its registration's scope.
+        public let scope: Scope
+    }
+
+    /// From the holder (first) to the captive dependency (last), through the services between them.
+    public let path: [Step]
+
+    /// The holder, the service that keeps the captive alive.
+    public var holder: Step { path[0] }
+    /// The captured service.
+    public var captive: Step { path[path.count - 1] }
+
+    /// `DIKit: captive dependency: AppState (singleton) → Session (weak)`, with what to do about it.
+    public var description: String {
+        let chain = path.map { "\($0.service) (\($0.scope.rendered))" }.joined(separator: " → ")
+        return "DIKit: captive dependency: \(chain). The \(holder.scope.rendered) \(holder.service) keeps "
+            + "\(captive.service) alive beyond its \(captive.scope.rendered) scope. To fix, give \(captive.service) "
+            + "a scope that lives as long, or let \(holder.service) resolve it when needed instead of keeping it."
+    }
+}
+
+/// Collects, while ``Container/verify()`` resolves its throwaway copy, every dependency captured by a
+/// longer-lived holder.
+@usableFromInline
+final class VerificationRecorder: Sendable {
+    private let found = Locked<[CaptiveDependency]>([])
+
+    /// Records `registration` being resolved below the synchronous frames ending at `parent`.
+    func record(_ registration: RegistrationBase, parent: UnsafeMutablePointer<ResolutionFrame>?) {
+        var chain: [RegistrationBase] = []
+        var cursor = parent
+        var asyncParent: AsyncPathNode?
+        while let frame = cursor {
+            chain.append(frame.pointee.registration.takeUnretainedValue())
+            asyncParent = frame.pointee.asyncParent
+            cursor = frame.pointee.parent
+        }
+        var node = asyncParent
+        while let current = node {
+            chain.append(current.registration)
+            node = current.parent
+        }
+        record(registration, holdersInnermostFirst: chain)
+    }
+
+    /// Records `registration` being resolved below the async path ending at `parent`.
+    func record(_ registration: RegistrationBase, asyncParent parent: AsyncPathNode?) {
+        var chain: [RegistrationBase] = []
+        var node = parent
+        while let current = node {
+            chain.append(current.registration)
+            node = current.parent
+        }
+        record(registration, holdersInnermostFirst: chain)
+    }
+
+    /// Walks up to the nearest holder that keeps its instance, and records a captive dependency when
+    /// that holder outlives `registration`.
+    private func record(_ registration: RegistrationBase, holdersInnermostFirst chain: [RegistrationBase]) {
+        guard let index = chain.firstIndex(where: { $0.scope.keepsInstance }) else { return }
+        let holder = chain[index]
+        guard holder.scope.lifetimeRank > registration.scope.lifetimeRank else { return }
+        let links = Array(chain[...index].reversed()) + [registration]
+        let display = NameDisplay(links.map(\.description.service))
+        let captive = CaptiveDependency(
+            path: links.map {
+                CaptiveDependency.Step(service: display($0.description.service), scope: $0.scope)
+            })
+        found.withLock { if !$0.contains(captive) { $0.append(captive) } }
+    }
+
+    /// The report, or the error when any registration failed.
+    func report(failures: [ResolutionError], skipped: [String]) throws(VerificationError)
+        -> VerificationReport
+    {
+        let captives = found.withLock { $0 }.sorted { $0.description < $1.description }
+        if !failures.isEmpty {
+            throw VerificationError(
+                failures: failures, skipped: skipped.sorted(), captiveDependencies: captives)
+        }
+        return VerificationReport(captiveDependencies: captives, skipped: skipped.sorted())
+    }
+}
