@@ -11,10 +11,6 @@
 public struct AsyncResolver: Sendable {
     let container: Container
 
-    init(container: Container) {
-        self.container = container
-    }
-
     /// Resolves a dependency within the async resolution in progress.
     /// - Parameters:
     ///   - type: The registered type; inferred when omitted.

@@ -28,8 +28,11 @@ public final class Container: Resolving, Sendable {
     public let parent: Container?
     /// Guards `registrations` and the shared instances of the registrations this container owns.
     @usableFromInline let lock = Lock()
-    // nonisolated(unsafe): only read or written while holding `lock`.
-    @usableFromInline nonisolated(unsafe) var registrations: [RegistrationKey: RegistrationBase] = [:]
+    // nonisolated(unsafe) and @exclusivity(unchecked): only read or written while holding `lock`, which
+    // already rules out overlapping accesses; the dynamic exclusivity check cost every resolve two
+    // runtime calls and a thread-local lookup.
+    @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var registrations:
+        [RegistrationKey: RegistrationBase] = [:]
 
     /// Creates an empty container.
     /// - Parameter parent: A container whose registrations this one inherits and may override;
@@ -211,6 +214,11 @@ public final class Container: Resolving, Sendable {
         // Safe: a key encodes the exact `Service` and `Arguments` types, and `store` only ever files a
         // `Registration<Service, Arguments>` under the key built from those same types.
         let registration = unsafeDowncast(base, to: Registration<Service, Arguments>.self)
+        if registration.makesDirectly {
+            lock.unlock()
+            // Inlined into the caller, so the factory call is specialised for `Service`.
+            return try registration.make(arguments, resolvingFrom: self, parent: ResolutionFrames.current)
+        }
         if let shared = registration.shared {
             lock.unlock()
             return shared

@@ -12,11 +12,6 @@ public struct Registered<Service: Sendable>: Sendable {
     /// The registration's name; forwarded types are registered under the same one.
     public let name: String?
 
-    init(container: Container, name: String?) {
-        self.container = container
-        self.name = name
-    }
-
     /// Registers each of `types` as resolving this registration's instance, so one registration serves
     /// several protocols and its scope decides sharing for all of them.
     ///

@@ -11,6 +11,9 @@ class RegistrationBase: @unchecked Sendable {
     let description: RegistrationDescription
     /// Set only on the throwaway copies ``Container/verify()`` resolves: records who captured whom.
     @usableFromInline let recorder: VerificationRecorder?
+    /// A transient registration outside verification: every resolve just runs the factory, so the
+    /// container calls ``Registration/make`` directly, inlined where it is specialised.
+    @usableFromInline let makesDirectly: Bool
 
     @usableFromInline
     init(
@@ -22,6 +25,7 @@ class RegistrationBase: @unchecked Sendable {
         self.ownerLock = ownerLock
         self.description = description
         self.recorder = recorder
+        self.makesDirectly = scope == .transient && recorder == nil
     }
 
     var takesArguments: Bool { false }
@@ -54,8 +58,9 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     @usableFromInline let factory: Factory
     /// The instance given to `register(_:name:instance:)`, which every copy keeps.
     let fixedInstance: Service?
-    /// The singleton or custom-scope instance once made, or a registered instance. Guarded by `ownerLock`.
-    @usableFromInline var shared: Service?
+    /// The singleton or custom-scope instance once made, or a registered instance. Guarded by `ownerLock`,
+    /// which rules out overlapping accesses, so the dynamic exclusivity check is left out of the hot path.
+    @usableFromInline @exclusivity(unchecked) var shared: Service?
     /// The weak-scoped object once made. Guarded by `ownerLock`.
     @usableFromInline var weakShared = WeakObject()
     /// A verification copy's kept instance: held here rather than in `shared`, so every resolve of it
