@@ -9,15 +9,31 @@ struct CompositionTests {
         try AppEnvironment(variables: ["BOXOFFICE_CACHE_DIR": folder.url.path], forcesOffline: true)
     }
 
-    @Test func everyRegistrationResolves() throws {
+    @MainActor
+    @Test func everyRegistrationResolvesWithNoCaptiveDependency() throws {
         // Given
         let folder = TemporaryFolder()
         let container = CompositionRoot.makeContainer(
             environment: try offlineEnvironment(folder), demoData: try demo)
+        // When
+        let report = try container.verify()
         // Then
-        try container.verify()
+        #expect(report.captiveDependencies.isEmpty, "\(report)")
         _ = try container.resolve(MovieDetailsViewModel.self, argument: "20261001")
         _ = try container.resolve(DailyBoxOfficeViewModel.self, argument: day("2026-11-21"))
+    }
+
+    @Test func theKobisRepositoryIsOneRegistrationServingBothProtocols() throws {
+        // Given
+        let folder = TemporaryFolder()
+        let container = CompositionRoot.makeContainer(
+            environment: try offlineEnvironment(folder), demoData: try demo)
+        // When
+        let boxOffice = try container.resolve(BoxOfficeRepository.self)
+        let movies = try container.resolve(MovieRepository.self)
+        // Then
+        #expect(boxOffice is KobisBoxOfficeRepository)
+        #expect(movies is KobisBoxOfficeRepository)
     }
 
     @Test func offlineTheDefaultDayIsTheLatestDemoDayAndLiveItIsYesterdayInKorea() throws {

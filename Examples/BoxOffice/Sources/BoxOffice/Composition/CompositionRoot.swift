@@ -15,8 +15,9 @@ public enum CompositionRoot {
     /// - KOBIS and Kakao each get a `NetworkProvider` (named `"kobis"` and `"kakao"`): live over
     ///   URLSession with retries when their key is set, otherwise over the demo data's session. Poster
     ///   downloads get a third (`"images"`) with no credentials: image URLs point at any site.
-    /// - Repositories and the poster provider are singletons; view models are made per resolve (the
-    ///   details view model takes the movie code as a runtime argument).
+    /// - The KOBIS repository is one singleton, forwarded to both `BoxOfficeRepository` and
+    ///   `MovieRepository`; the poster provider is a singleton too. View models are made per resolve by
+    ///   main-actor factories (the details view model takes the movie code as a runtime argument).
     /// - Parameters:
     ///   - environment: The configuration.
     ///   - demoData: The bundled demo data, for offline runs.
@@ -52,22 +53,18 @@ public enum CompositionRoot {
                 timeout: environment.requestTimeout ?? .seconds(15))
             return KobisBoxOfficeRepository(api: api, provider: try resolver.resolve(name: "kobis"))
         }
-        container.register(BoxOfficeRepository.self) { resolver in
-            try resolver.resolve(KobisBoxOfficeRepository.self)
-        }
-        container.register(MovieRepository.self) { resolver in
-            try resolver.resolve(KobisBoxOfficeRepository.self)
-        }
+        .implements(BoxOfficeRepository.self, MovieRepository.self)
         container.register(PosterProviding.self, scope: .singleton) { resolver in
             return PosterProvider(
                 api: kakaoAPI(environment), searches: try resolver.resolve(name: "kakao"),
                 images: try resolver.resolve(name: "images"), directory: environment.cacheDirectory,
                 warn: warn)
         }
-        container.register(DailyBoxOfficeViewModel.self) { (resolver, day: Day) in
+        // View models are @MainActor: their factories run on the main actor, checked by the compiler.
+        container.registerOnMainActor(DailyBoxOfficeViewModel.self) { @MainActor (resolver, day: Day) in
             DailyBoxOfficeViewModel(repository: try resolver.resolve(), day: day)
         }
-        container.register(MovieDetailsViewModel.self) { (resolver, code: String) in
+        container.registerOnMainActor(MovieDetailsViewModel.self) { @MainActor (resolver, code: String) in
             MovieDetailsViewModel(
                 movieCode: code, movies: try resolver.resolve(), posters: try resolver.resolve())
         }

@@ -38,7 +38,7 @@ public final class DailyBoxOfficeViewModel {
     ///   - repository: Where charts come from.
     ///   - day: The first day to show.
     ///   - displayMode: `.list` by default.
-    public nonisolated init(repository: any BoxOfficeRepository, day: Day, displayMode: DisplayMode = .list) {
+    public init(repository: any BoxOfficeRepository, day: Day, displayMode: DisplayMode = .list) {
         self.repository = repository
         self.day = Observable(day)
         self.displayMode = Observable(displayMode)

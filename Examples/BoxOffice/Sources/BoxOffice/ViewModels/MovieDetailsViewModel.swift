@@ -33,7 +33,7 @@ public final class MovieDetailsViewModel {
     private let posters: any PosterProviding
 
     /// Creates the view model; nothing loads until ``load()``.
-    public nonisolated init(movieCode: String, movies: any MovieRepository, posters: any PosterProviding) {
+    public init(movieCode: String, movies: any MovieRepository, posters: any PosterProviding) {
         self.movieCode = movieCode
         self.movies = movies
         self.posters = posters
