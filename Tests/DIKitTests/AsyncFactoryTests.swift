@@ -230,3 +230,21 @@ struct AsyncFactoryTests {
         #expect(resolved === stub)
     }
 }
+
+@Suite("Container: async paths in child tasks")
+struct AsyncChildTaskPathTests {
+    @Test func aChildTaskStartedByAnAsyncFactoryResolvesOnItsPath() async {
+        // Given an async factory that resolves its dependency in an `async let`
+        let container = Container()
+        container.registerAsync(DailyBoxOfficeViewModel.self) { resolver in
+            async let repository: any BoxOfficeRepository = resolver.resolve()
+            return DailyBoxOfficeViewModel(repository: try await repository)
+        }
+        // When the dependency is missing
+        let error = await #expect(throws: ResolutionError.self) {
+            try await container.resolveAsync(DailyBoxOfficeViewModel.self)
+        }
+        // Then the error names the path through the child task
+        #expect(error?.renderedPath == "DailyBoxOfficeViewModel → BoxOfficeRepository")
+    }
+}
