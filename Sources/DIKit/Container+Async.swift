@@ -23,8 +23,9 @@ extension Container {
 
     /// Resolves a service, awaiting its factory if it was registered with ``registerAsync(_:name:scope:factory:)``.
     ///
-    /// It resolves synchronous registrations too, and goes to the main actor for main-actor ones, so it
-    /// resolves anything. It is named apart from `resolve` because an async overload of `resolve` would
+    /// It resolves synchronous registrations too, and goes to the main actor for main-actor ones (and
+    /// types forwarded to them); a synchronous factory that itself needs a main-actor one still needs the
+    /// main actor. It is named apart from `resolve` because an async overload of `resolve` would
     /// make every existing `try container.resolve()` in async code need an `await`.
     /// - Parameters:
     ///   - type: The registered type; inferred when omitted.
@@ -49,14 +50,23 @@ extension Container {
         guard base.description.kind == .mainActor, !MainActorCheck.isOnMainActor else {
             return try resolveSynchronously(Service.self, name: name)
         }
-        do {
-            return try await MainActor.run { try self.resolveSynchronously(Service.self, name: name) }
-        } catch let error as ResolutionError {
-            throw error
-        } catch {
-            // `resolveSynchronously` throws only `ResolutionError`; `MainActor.run` erases the type.
-            throw ResolutionError(reason: .factoryFailed(error), requested: base.description, path: [])
+        return try await Self.onMainActor { () throws(ResolutionError) in
+            try self.resolveSynchronously(Service.self, name: name)
         }
+    }
+
+    /// Runs `body` on the main actor, keeping its typed error (`MainActor.run` erases it).
+    static func onMainActor<Result: Sendable>(
+        _ body: @escaping @MainActor @Sendable () throws(ResolutionError) -> Result
+    ) async throws(ResolutionError) -> Result {
+        let outcome = await MainActor.run { () -> Swift.Result<Result, ResolutionError> in
+            do throws(ResolutionError) {
+                return .success(try body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
     /// Resolves a synchronous registration from async code: inside an async factory, under a frame
@@ -64,7 +74,7 @@ extension Container {
     func resolveSynchronously<Service: Sendable>(_ type: Service.Type, name: String?) throws(ResolutionError)
         -> Service
     {
-        guard let node = AsyncResolution.current else { return try resolve(type, name: name) }
+        guard let node = AsyncResolution.active else { return try resolve(type, name: name) }
         var frame = ResolutionFrame(standingFor: node)
         let previous = ResolutionFrames.current
         return try withUnsafeMutablePointer(to: &frame) { pointer throws(ResolutionError) -> Service in
@@ -72,6 +82,13 @@ extension Container {
             defer { ResolutionFrames.current = previous }
             return try resolve(type, name: name)
         }
+    }
+
+    /// How many tasks wait for the async creation of `type` in progress: a hook for tests.
+    func waitingTaskCount<Service: Sendable>(for type: Service.Type, name: String? = nil) -> Int {
+        let key = RegistrationKey(Service.self, AsyncFactoryMarker.self, name: name)
+        guard let (base, _) = lookup(key) else { return 0 }
+        return unsafeDowncast(base, to: AsyncRegistration<Service>.self).waitingTaskCount
     }
 
     /// The nearest registration for `first` or `second`, here or in a parent, with its owner: a child's

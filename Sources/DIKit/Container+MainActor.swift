@@ -25,7 +25,7 @@ extension Container {
         factory: @escaping @MainActor @Sendable (Resolver) throws -> Service
     ) -> Registered<Service> {
         storeOnMainActor(name: name, scope: scope) { (resolver, _: Void) in try factory(resolver) }
-        return Registered(container: self, name: name)
+        return Registered(container: self, name: name, kind: .mainActor)
     }
 
     /// Registers a main-actor factory that takes one runtime argument, given at each resolve.

@@ -184,7 +184,14 @@ public final class Container: Resolving, Sendable {
     }
 
     func store(_ registration: RegistrationBase) {
-        let replaced = lock.withLock { registrations.updateValue(registration, forKey: registration.key) }
+        let replaced = lock.withLock { () -> [RegistrationBase?] in
+            var replaced = [registrations.updateValue(registration, forKey: registration.key)]
+            // A synchronous and an async registration of one type and name replace each other too.
+            if let other = registration.key.otherKind {
+                replaced.append(registrations.removeValue(forKey: other))
+            }
+            return replaced
+        }
         // Released after unlocking: the replaced registration's singleton may resolve in its deinit.
         withExtendedLifetime(replaced) {}
     }
@@ -232,7 +239,10 @@ public final class Container: Resolving, Sendable {
     func resolveInherited<Service: Sendable, Arguments>(
         key: RegistrationKey, arguments: Arguments
     ) throws(ResolutionError) -> Service {
-        guard let (base, owner) = parent?.lookup(key) else {
+        // The nearest container with either kind of registration decides: a child's async override
+        // hides its parent's synchronous registration from a synchronous resolve too.
+        let found = key.otherKind.map { lookup(key, orElse: $0) } ?? parent?.lookup(key)
+        guard let (base, owner) = found, base.key == key else {
             throw notRegistered(key: key, requested: Service.self, arguments: Arguments.self)
         }
         // Safe for the same reason as in `resolve`: the key fixes the registration's generic type.
@@ -357,8 +367,14 @@ public final class Container: Resolving, Sendable {
                 skipped.append(registration.description.rendered)
                 continue
             }
-            do {
-                try await registration.verifyAsync(requester: copy, owner: owner)
+            do throws(ResolutionError) {
+                if registration.description.kind == .mainActor, !MainActorCheck.isOnMainActor {
+                    try await Self.onMainActor { () throws(ResolutionError) in
+                        try registration.verify(requester: copy, owner: owner)
+                    }
+                } else {
+                    try await registration.verifyAsync(requester: copy, owner: owner)
+                }
             } catch {
                 failures.append(error)
             }

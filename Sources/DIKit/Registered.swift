@@ -11,12 +11,14 @@ public struct Registered<Service: Sendable>: Sendable {
     public let container: Container
     /// The registration's name; forwarded types are registered under the same one.
     public let name: String?
+    /// How the registration's factory runs; forwarded types run the same way.
+    var kind: RegistrationDescription.Kind = .synchronous
 
     /// Registers each of `types` as resolving this registration's instance, so one registration serves
     /// several protocols and its scope decides sharing for all of them.
     ///
-    /// Each forwarded type is a transient registration of its own, under the same name, that resolves
-    /// `Service` and hands its instance over. Swift cannot require `Service` to conform to a generic
+    /// Each forwarded type is a registration of its own, under the same name, that resolves `Service`
+    /// and hands its instance over; it keeps nothing itself, so `verify()` looks through it. Swift cannot require `Service` to conform to a generic
     /// type, so the conversion is checked at resolve: an instance that is not a `Forwarded` throws
     /// ``ResolutionError`` with reason ``ResolutionError/Reason/doesNotConform(instanceType:)``, and
     /// ``Container/verify()`` reports it.
@@ -32,8 +34,9 @@ public struct Registered<Service: Sendable>: Sendable {
         let name = name
         let forwarded = RegistrationDescription(Forwarded.self, Void.self, name: name)
         container.store(
-            Registration<Forwarded, Void>(name: name, scope: .transient, ownerLock: container.lock) {
-                resolver, _ in
+            Registration<Forwarded, Void>(
+                name: name, scope: .transient, ownerLock: container.lock, kind: kind, isForwarding: true
+            ) { resolver, _ in
                 let instance = try resolver.resolve(Service.self, name: name)
                 guard let converted = instance as? Forwarded else {
                     throw ResolutionError(

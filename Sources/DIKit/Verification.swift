@@ -80,6 +80,9 @@ final class VerificationRecorder: Sendable {
     /// Walks up to the nearest holder that keeps its instance, and records a captive dependency when
     /// that holder outlives `registration`.
     private func record(_ registration: RegistrationBase, holdersInnermostFirst chain: [RegistrationBase]) {
+        // A forwarded type keeps nothing: its target is what a holder captures.
+        guard !registration.isForwarding else { return }
+        let chain = chain.filter { !$0.isForwarding }
         guard let index = chain.firstIndex(where: { $0.scope.keepsInstance }) else { return }
         let holder = chain[index]
         guard holder.scope.lifetimeRank > registration.scope.lifetimeRank else { return }

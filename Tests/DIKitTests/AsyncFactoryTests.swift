@@ -1,6 +1,7 @@
-import DIKit
 import TestSupport
 import Testing
+
+@testable import DIKit
 
 final class Database: Sendable {
     let session: any NetworkSessionType
@@ -69,17 +70,19 @@ struct AsyncFactoryTests {
         // Given a failing factory held open while a second task waits for it
         let container = Container()
         let gate = AsyncGate()
+        let attempts = Counter()
         container.registerAsync(Service.self, scope: .singleton) { _ in
+            attempts.increment()
             await gate.enter()
             throw FactoryError()
         }
         let creator = Task { try await container.resolveAsync(Service.self) }
         await gate.waitUntilEntered()
         let waiter = Task { try await container.resolveAsync(Service.self) }
-        await Task.yield()
+        while container.waitingTaskCount(for: Service.self) < 1 { await Task.yield() }
         // When
         gate.open()
-        // Then
+        // Then the factory ran once, and both tasks got its error
         for task in [creator, waiter] {
             let failure = await #expect(throws: ResolutionError.self) { try await task.value }
             guard case .factoryFailed = failure?.reason else {
@@ -87,6 +90,64 @@ struct AsyncFactoryTests {
                 continue
             }
         }
+        #expect(attempts.value == 1)
+    }
+
+    @Test func anAsyncSingletonMadeWhileItsScopeIsResetIsNotKept() async throws {
+        // Given a session-scoped service whose creation is in flight when the session ends
+        let container = Container()
+        let gate = AsyncGate()
+        container.registerAsync(Service.self, scope: .custom(.session)) { _ in
+            await gate.enter()
+            return Service()
+        }
+        let creation = Task { try await container.resolveAsync(Service.self) }
+        await gate.waitUntilEntered()
+        // When
+        container.reset(scope: .session)
+        gate.open()
+        let made = try await creation.value
+        // Then the caller got it, but the next resolve makes a new one
+        #expect(try await container.resolveAsync(Service.self) !== made)
+    }
+
+    @Test func anUnstructuredTaskStartedByAFactoryIsNotPartOfItsPath() async throws {
+        // Given a factory that starts a task which later resolves the same registration
+        final class Poller: Sendable {}
+        let container = Container()
+        let later = Recorder<Task<Poller, any Error>>()
+        container.registerAsync(Poller.self) { _ in
+            later.append(Task { try await container.resolveAsync(Poller.self) })
+            return Poller()
+        }
+        // When
+        _ = try await container.resolveAsync(Poller.self)
+        // Then the task's resolve is a new resolution, not a cycle
+        let task = try #require(later.values.first)
+        _ = try await task.value
+    }
+
+    @Test func registeringAsyncReplacesASynchronousRegistrationOfTheSameType() async throws {
+        // Given
+        let container = Container()
+        container.register(Keychain.self) { _ in Keychain() }
+        // When
+        container.registerAsync(Keychain.self) { _ in Keychain() }
+        // Then
+        #expect(throws: ResolutionError.self) { try container.resolve(Keychain.self) }
+        _ = try await container.resolveAsync(Keychain.self)
+    }
+
+    @Test func aChildsAsyncOverrideHidesItsParentsSynchronousRegistration() {
+        // Given
+        let parent = Container()
+        parent.register(Keychain.self) { _ in Keychain() }
+        let child = parent.makeChild()
+        child.registerAsync(Keychain.self) { _ in Keychain() }
+        // When
+        let error = #expect(throws: ResolutionError.self) { try child.resolve(Keychain.self) }
+        // Then
+        #expect(error?.closeMatches.first?.contains("registerAsync") == true)
     }
 
     @Test func aCycleAcrossSuspensionPointsIsDetectedAndNamed() async {

@@ -73,4 +73,35 @@ struct ForwardingTests {
         // Then
         #expect(error?.failures.map(\.service) == ["UnrelatedSource"])
     }
+
+    @Test func aSingletonHoldingAForwardedSingletonIsNotACaptive() throws {
+        // Given AppState (singleton) → ChartSource, forwarded to a KobisSource singleton
+        final class Holder: Sendable {
+            let source: any ChartSource
+            init(source: any ChartSource) { self.source = source }
+        }
+        let container = Container()
+        container.register(KobisSource.self, scope: .singleton) { _ in KobisSource() }.implements(
+            ChartSource.self)
+        container.register(Holder.self, scope: .singleton) { Holder(source: try $0.resolve()) }
+        // When
+        let report = try container.verify()
+        // Then
+        #expect(report.captiveDependencies.isEmpty, "\(report)")
+    }
+
+    @Test func aSingletonHoldingAForwardedTransientIsACaptiveNamedByItsTarget() throws {
+        // Given
+        final class Holder: Sendable {
+            let source: any ChartSource
+            init(source: any ChartSource) { self.source = source }
+        }
+        let container = Container()
+        container.register(KobisSource.self) { _ in KobisSource() }.implements(ChartSource.self)
+        container.register(Holder.self, scope: .singleton) { Holder(source: try $0.resolve()) }
+        // When
+        let report = try container.verify()
+        // Then
+        #expect(report.captiveDependencies.map { $0.path.map(\.service) } == [["Holder", "KobisSource"]])
+    }
 }

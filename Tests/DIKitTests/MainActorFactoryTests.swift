@@ -112,4 +112,47 @@ struct MainActorFactoryTests {
         #expect(
             error?.closeMatches == ["ChartViewModel named \"main\" (registered with registerOnMainActor)"])
     }
+
+    @Test func resolveAsyncGoesToTheMainActorForAForwardedMainActorType() async throws {
+        // Given
+        let container = makeAppContainer()
+        container.registerOnMainActor(ChartViewModel.self) { @MainActor resolver in
+            ChartViewModel(repository: try resolver.resolve())
+        }
+        .implements(ChartPresenting.self)
+        // When resolved from a task off the main actor
+        let presenter = try await Task.detached { try await container.resolveAsync(ChartPresenting.self) }
+            .value
+        // Then
+        #expect(presenter is ChartViewModel)
+    }
+
+    @Test func verifyAsyncVerifiesMainActorFactoriesOnTheMainActor() async throws {
+        // Given
+        let container = makeAppContainer()
+        container.registerOnMainActor(ChartViewModel.self) { @MainActor resolver in
+            ChartViewModel(repository: try resolver.resolve())
+        }
+        // When verified from a task off the main actor
+        let report = try await Task.detached { try await container.verifyAsync() }.value
+        // Then
+        #expect(report.captiveDependencies.isEmpty)
+    }
+
+    @MainActor
+    @Test func aMainActorSingletonMadeWhileItsScopeIsResetIsNotKept() throws {
+        // Given a session-scoped view model whose factory ends the session while it runs
+        let container = makeAppContainer()
+        container.registerOnMainActor(ChartViewModel.self, scope: .custom(.session)) { @MainActor resolver in
+            container.reset(scope: .session)
+            return ChartViewModel(repository: try resolver.resolve())
+        }
+        // When
+        let made = try container.resolve(ChartViewModel.self)
+        // Then
+        #expect(try container.resolve(ChartViewModel.self) !== made)
+    }
 }
+
+protocol ChartPresenting: Sendable {}
+extension ChartViewModel: ChartPresenting {}

@@ -9,12 +9,21 @@ final class AsyncPathNode: Sendable {
     let parent: AsyncPathNode?
     /// The graph scope's instances of the top-level resolve, shared by every node below it.
     let graph: GraphInstances
+    /// Set once the node's factory has returned: an unstructured `Task` it started inherits the node
+    /// but is not part of the resolution any more.
+    private let finished = Locked(false)
 
     init(registration: RegistrationBase, parent: AsyncPathNode?) {
         self.registration = registration
         self.parent = parent
         self.graph = parent?.graph ?? GraphInstances()
     }
+
+    /// Whether the node's factory has returned.
+    var isFinished: Bool { finished.withLock { $0 } }
+
+    /// Marks the node's factory as returned.
+    func finish() { finished.withLock { $0 = true } }
 
     /// The registrations on the path, innermost (this node's) first.
     var registrations: [RegistrationBase] {
@@ -36,6 +45,13 @@ final class AsyncPathNode: Sendable {
 /// The async resolution the current task is part of.
 enum AsyncResolution {
     @TaskLocal static var current: AsyncPathNode?
+
+    /// The async resolution in progress in this task: `nil` in a task that merely inherited the path of
+    /// a factory that has since returned (an unstructured `Task` it started).
+    static var active: AsyncPathNode? {
+        guard let node = current, !node.isFinished else { return nil }
+        return node
+    }
 
     /// Throws if `registration` is already being built on the async path ending at `parent`.
     static func checkCycle(_ registration: RegistrationBase, from parent: AsyncPathNode?)

@@ -31,6 +31,8 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
     private var heldForVerification: Service?
     private var creatorPath: [String]?
     private var waiters: [Waiter] = []
+    /// Counts releases, as `Registration.generation` does. Guarded by `ownerLock`.
+    private var generation = 0
 
     init(
         name: String?, scope: Scope, ownerLock: Lock, recorder: VerificationRecorder?,
@@ -55,6 +57,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
                 shared = nil
                 heldForVerification = nil
                 weakShared = WeakObject()
+                generation &+= 1
             }
             return (shared, heldForVerification)
         }
@@ -71,7 +74,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
     /// An instance, made or shared according to the scope; see `Registration.instance` for the roles of
     /// `requester` and `owner`.
     func instance(requester: Container, owner: Container) async throws(ResolutionError) -> Service {
-        let parent = AsyncResolution.current
+        let parent = AsyncResolution.active
         if let recorder { recorder.record(self, asyncParent: parent) }
         switch scope {
         case .transient:
@@ -96,9 +99,10 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
             try AsyncResolution.checkCycle(self, from: parent)
             switch await enter(parent: parent) {
             case .create:
+                let generation = ownerLock.withLock { self.generation }
                 do {
                     let made = try await make(resolvingFrom: owner, parent: parent)
-                    try keep(made, parent: parent)
+                    try keep(made, ifStillAt: generation, parent: parent)
                     finish(telling: .made(made))
                     return made
                 } catch {
@@ -159,6 +163,11 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
         }
     }
 
+    /// How many tasks wait for the creation in progress: for tests that must hold a waiter in place.
+    var waitingTaskCount: Int {
+        AsyncCreations.lock.withLock { waiters.count }
+    }
+
     private func keptInstance() -> Service? {
         ownerLock.withLock {
             if let shared { return shared }
@@ -167,9 +176,13 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
         }
     }
 
-    private func keep(_ made: Service, parent: AsyncPathNode?) throws(ResolutionError) {
+    /// Keeps `made` as the scope says, unless the instances were released since `generation`.
+    private func keep(_ made: Service, ifStillAt generation: Int, parent: AsyncPathNode?)
+        throws(ResolutionError)
+    {
         if scope.keepsInstance {
             let replaced = ownerLock.withLock { () -> Service? in
+                guard self.generation == generation else { return nil }
                 if recorder != nil {
                     defer { heldForVerification = made }
                     return heldForVerification
@@ -186,7 +199,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
                 requested: description, path: (parent?.path ?? []) + [description.service])
         }
         let object = made as AnyObject
-        ownerLock.withLock { weakShared = WeakObject(object) }
+        ownerLock.withLock { if self.generation == generation { weakShared = WeakObject(object) } }
     }
 
     /// Runs the factory with a new node on the task's async path.
@@ -196,6 +209,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
     {
         try AsyncResolution.checkCycle(self, from: parent)
         let node = AsyncPathNode(registration: self, parent: parent)
+        defer { node.finish() }
         do {
             return try await AsyncResolution.$current.withValue(node) {
                 try await factory(AsyncResolver(container: container))

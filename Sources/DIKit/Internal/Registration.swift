@@ -14,17 +14,21 @@ class RegistrationBase: @unchecked Sendable {
     /// A transient registration outside verification: every resolve just runs the factory, so the
     /// container calls ``Registration/make`` directly, inlined where it is specialised.
     @usableFromInline let makesDirectly: Bool
+    /// A type forwarded by ``Registered/implements(_:)``: it hands over another registration's instance
+    /// and keeps nothing, so verification looks through it.
+    let isForwarding: Bool
 
     @usableFromInline
     init(
         key: RegistrationKey, scope: Scope, ownerLock: Lock, description: RegistrationDescription,
-        recorder: VerificationRecorder?
+        recorder: VerificationRecorder?, isForwarding: Bool = false
     ) {
         self.key = key
         self.scope = scope
         self.ownerLock = ownerLock
         self.description = description
         self.recorder = recorder
+        self.isForwarding = isForwarding
         self.makesDirectly = scope == .transient && recorder == nil
     }
 
@@ -68,12 +72,15 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     var heldForVerification: Service?
     /// Serialises the first creation of a shared instance, so it happens exactly once.
     let creationGate = CreationGate()
+    /// Counts releases of the kept instances, so an instance whose creation began before a release is
+    /// handed to its caller but not kept. Guarded by `ownerLock`.
+    var generation = 0
 
     @usableFromInline
     init(
         name: String?, scope: Scope, ownerLock: Lock, fixedInstance: Service? = nil,
         kind: RegistrationDescription.Kind = .synchronous, recorder: VerificationRecorder? = nil,
-        factory: @escaping Factory
+        isForwarding: Bool = false, factory: @escaping Factory
     ) {
         self.factory = factory
         self.fixedInstance = fixedInstance
@@ -82,7 +89,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
             key: RegistrationKey(Service.self, Arguments.self, name: name), scope: scope,
             ownerLock: ownerLock,
             description: RegistrationDescription(Service.self, Arguments.self, name: name, kind: kind),
-            recorder: recorder)
+            recorder: recorder, isForwarding: isForwarding)
     }
 
     @usableFromInline
@@ -99,8 +106,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     override func freshCopy(ownerLock lock: Lock, recorder: VerificationRecorder?) -> RegistrationBase {
         Registration(
             name: key.name, scope: scope, ownerLock: lock, fixedInstance: fixedInstance,
-            kind: description.kind,
-            recorder: recorder, factory: factory)
+            kind: description.kind, recorder: recorder, isForwarding: isForwarding, factory: factory)
     }
 
     override func releaseInstances() {
@@ -109,6 +115,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
                 shared = fixedInstance
                 heldForVerification = nil
                 weakShared = WeakObject()
+                generation &+= 1
             }
             return (shared, heldForVerification)
         }
@@ -151,8 +158,11 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
             try enterCreationGate(parent: parent)
             defer { creationGate.leave() }
             if let existing = sharedInstance() { return existing }
+            let generation = ownerLock.withLock { self.generation }
             let made = try make(arguments, resolvingFrom: owner, parent: parent)
-            try keep(made, path: { ResolutionFrames.path(from: parent, appending: self.description.service) })
+            try keep(made, ifStillAt: generation) {
+                ResolutionFrames.path(from: parent, appending: self.description.service)
+            }
             return made
         }
     }
@@ -181,10 +191,12 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
         }
     }
 
-    /// Keeps `made` as the scope says: strongly for singleton and custom scopes, weakly for the weak one.
-    func keep(_ made: Service, path: () -> [TypeName]) throws(ResolutionError) {
+    /// Keeps `made` as the scope says (strongly for singleton and custom scopes, weakly for the weak
+    /// one), unless the instances were released since `generation` (a `reset(scope:)` during creation).
+    func keep(_ made: Service, ifStillAt generation: Int, path: () -> [TypeName]) throws(ResolutionError) {
         if scope.keepsInstance {
             let replaced = ownerLock.withLock { () -> Service? in
+                guard self.generation == generation else { return nil }
                 if recorder != nil {
                     defer { heldForVerification = made }
                     return heldForVerification
@@ -201,7 +213,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
                 requested: description, path: path())
         }
         let object = made as AnyObject
-        ownerLock.withLock { weakShared = WeakObject(object) }
+        ownerLock.withLock { if self.generation == generation { weakShared = WeakObject(object) } }
     }
 
     /// Runs the factory in a new frame on this thread's resolution path.

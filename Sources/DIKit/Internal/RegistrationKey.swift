@@ -55,6 +55,17 @@ struct RegistrationKey: Hashable, Sendable {
 /// The argument type under which async registrations are filed.
 enum AsyncFactoryMarker {}
 
+extension RegistrationKey {
+    /// For a key without arguments, the same type and name filed as the other kind (async for a
+    /// synchronous key, synchronous for an async one); `nil` for keys with arguments.
+    var otherKind: RegistrationKey? {
+        let none = ObjectIdentifier(Void.self)
+        let async = ObjectIdentifier(AsyncFactoryMarker.self)
+        guard arguments == none || arguments == async else { return nil }
+        return RegistrationKey(service: service, arguments: arguments == none ? async : none, name: name)
+    }
+}
+
 /// How a registration is named in messages.
 @usableFromInline
 struct RegistrationDescription: Sendable {
