@@ -226,7 +226,7 @@ public final class Container: Resolving, Sendable {
             // Inlined into the caller, so the factory call is specialised for `Service`.
             return try registration.make(arguments, resolvingFrom: self, parent: ResolutionFrames.current)
         }
-        if let shared = registration.shared {
+        if let shared = registration.kept.strong {
             lock.unlock()
             return shared
         }
@@ -335,51 +335,61 @@ public final class Container: Resolving, Sendable {
     /// - Throws: ``VerificationError`` listing every ``ResolutionError`` found, each with its path.
     @discardableResult
     public func verify() throws(VerificationError) -> VerificationReport {
-        let recorder = VerificationRecorder()
-        let copy = throwawayCopy(recorder: recorder)
+        let plan = VerificationPlan(of: self, includingAsync: false)
         var failures: [ResolutionError] = []
-        var skipped: [String] = []
-        for (registration, owner) in copy.allRegistrations() {
-            if registration.takesArguments || registration.description.kind == .async {
-                skipped.append(registration.description.rendered)
-                continue
-            }
+        for (registration, owner) in plan.checked {
             do {
-                try registration.verify(requester: copy, owner: owner)
+                try registration.verify(requester: plan.copy, owner: owner)
             } catch {
                 failures.append(error)
             }
         }
-        return try recorder.report(failures: failures, skipped: skipped)
+        return try plan.recorder.report(failures: failures, skipped: plan.skipped)
     }
 
-    /// ``verify()``, and the async registrations too, awaiting their factories.
+    /// ``verify()``, and the async registrations too, awaiting their factories; main-actor factories are
+    /// verified on the main actor.
     /// - Returns: The captive dependencies found, and the registrations skipped.
     /// - Throws: ``VerificationError`` listing every ``ResolutionError`` found, each with its path.
     @discardableResult
     public func verifyAsync() async throws(VerificationError) -> VerificationReport {
-        let recorder = VerificationRecorder()
-        let copy = throwawayCopy(recorder: recorder)
+        let plan = VerificationPlan(of: self, includingAsync: true)
         var failures: [ResolutionError] = []
-        var skipped: [String] = []
-        for (registration, owner) in copy.allRegistrations() {
-            if registration.takesArguments {
-                skipped.append(registration.description.rendered)
-                continue
-            }
+        for (registration, owner) in plan.checked {
             do throws(ResolutionError) {
                 if registration.description.kind == .mainActor, !MainActorCheck.isOnMainActor {
                     try await Self.onMainActor { () throws(ResolutionError) in
-                        try registration.verify(requester: copy, owner: owner)
+                        try registration.verify(requester: plan.copy, owner: owner)
                     }
                 } else {
-                    try await registration.verifyAsync(requester: copy, owner: owner)
+                    try await registration.verifyAsync(requester: plan.copy, owner: owner)
                 }
             } catch {
                 failures.append(error)
             }
         }
-        return try recorder.report(failures: failures, skipped: skipped)
+        return try plan.recorder.report(failures: failures, skipped: plan.skipped)
+    }
+
+    /// What a verification resolves: a throwaway copy recording captives, the registrations to check in
+    /// it with their owners, and those it cannot check.
+    private struct VerificationPlan {
+        let recorder = VerificationRecorder()
+        let copy: Container
+        var checked: [(RegistrationBase, Container)] = []
+        var skipped: [String] = []
+
+        init(of container: Container, includingAsync: Bool) {
+            copy = container.throwawayCopy(recorder: recorder)
+            for (registration, owner) in copy.allRegistrations() {
+                if registration.takesArguments || (!includingAsync && registration.description.kind == .async)
+                {
+                    skipped.append(registration.description.rendered)
+                } else {
+                    checked.append((registration, owner))
+                }
+            }
+        }
     }
 
     private func throwawayCopy(recorder: VerificationRecorder) -> Container {

@@ -18,8 +18,8 @@ public struct Registered<Service: Sendable>: Sendable {
     /// several protocols and its scope decides sharing for all of them.
     ///
     /// Each forwarded type is a registration of its own, under the same name, that resolves `Service`
-    /// and hands its instance over; it keeps nothing itself, so `verify()` looks through it. Swift cannot require `Service` to conform to a generic
-    /// type, so the conversion is checked at resolve: an instance that is not a `Forwarded` throws
+    /// and hands its instance over; it keeps nothing itself, so `verify()` looks through it. Swift
+    /// cannot require `Service` to conform to a generic type, so the conversion is checked at resolve: an instance that is not a `Forwarded` throws
     /// ``ResolutionError`` with reason ``ResolutionError/Reason/doesNotConform(instanceType:)``, and
     /// ``Container/verify()`` reports it.
     /// - Parameter types: The types, usually protocols `Service` conforms to.

@@ -45,7 +45,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     public let arguments: String?
     /// Every service being resolved when the error happened, from the top-level request to this one.
     public let path: [String]
-    /// Registrations of the same type under other names or argument types.
+    /// Registrations that look close: the same type under other names, argument types or another kind
+    /// (main-actor, async), a type with the same short name from another module, and the wrapped type
+    /// when an `Optional` was requested by mistake.
     public let closeMatches: [String]
 
     /// Builds an error whose type names are told apart: a short name shared by two types in the message
@@ -76,14 +78,6 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         self.arguments = arguments
         self.path = path
         self.closeMatches = closeMatches
-    }
-
-    /// The same error, with `ancestors` put in front of its path: the async resolution that led to a
-    /// synchronous one.
-    func prefixed(with ancestors: [String]) -> ResolutionError {
-        ResolutionError(
-            reason: reason, service: service, name: name, arguments: arguments, path: ancestors + path,
-            closeMatches: closeMatches)
     }
 
     /// The path joined with arrows: `A → B → C`.

@@ -37,7 +37,7 @@ struct CaptiveDependencyTests {
         let report = try container.verify()
         // Then
         #expect(
-            report.captiveDependencies.map(\.captive.scope).sorted { $0.hashValue < $1.hashValue }.count == 2)
+            report.captiveDependencies.count == 2)
         #expect(Set(report.captiveDependencies.map(\.captive.scope)) == [.transient, .graph])
     }
 
@@ -101,21 +101,6 @@ struct CaptiveDependencyTests {
         // Then
         #expect(report.captiveDependencies.isEmpty)
         #expect(report.description == "DIKit: no captive dependencies.")
-    }
-
-    @Test func verifyDoesNotMakeTheRealContainersInstances() throws {
-        // Given
-        let container = Container()
-        let made = Counter()
-        container.register(Service.self, scope: .singleton) { _ in
-            made.increment()
-            return Service()
-        }
-        // When
-        try container.verify()
-        _ = try container.resolve(Service.self)
-        // Then one instance made by verify in its copy, one by the real resolve
-        #expect(made.value == 2)
     }
 
     @Test func verifyAsyncChecksAsyncRegistrationsAndTheirCaptives() async throws {

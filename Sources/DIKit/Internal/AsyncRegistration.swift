@@ -1,7 +1,6 @@
 /// One async factory, and the instances its scope keeps.
 final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked Sendable {
-    // @unchecked Sendable: see `RegistrationBase`. `shared`, `weakShared` and `heldForVerification` are
-    // only touched while holding `ownerLock`; `creatorPath` and `waiters` only while holding
+    // @unchecked Sendable: see `RegistrationBase`. `kept` is only touched while holding `ownerLock`; `creatorPath` and `waiters` only while holding
     // `AsyncCreations.lock`; `factory` is an immutable @Sendable closure.
     typealias Factory = @Sendable (AsyncResolver) async throws -> Service
 
@@ -26,13 +25,9 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
     }
 
     let factory: Factory
-    private var shared: Service?
-    private var weakShared = WeakObject()
-    private var heldForVerification: Service?
+    private var kept = KeptInstance<Service>(nil)
     private var creatorPath: [String]?
     private var waiters: [Waiter] = []
-    /// Counts releases, as `Registration.generation` does. Guarded by `ownerLock`.
-    private var generation = 0
 
     init(
         name: String?, scope: Scope, ownerLock: Lock, recorder: VerificationRecorder?,
@@ -52,15 +47,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
     }
 
     override func releaseInstances() {
-        let released = ownerLock.withLock { () -> (Service?, Service?) in
-            defer {
-                shared = nil
-                heldForVerification = nil
-                weakShared = WeakObject()
-                generation &+= 1
-            }
-            return (shared, heldForVerification)
-        }
+        let released = ownerLock.withLock { kept.release(keeping: nil) }
         // Released after unlocking: the instance's deinit may resolve from this container.
         withExtendedLifetime(released) {}
     }
@@ -99,7 +86,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
             try AsyncResolution.checkCycle(self, from: parent)
             switch await enter(parent: parent) {
             case .create:
-                let generation = ownerLock.withLock { self.generation }
+                let generation = ownerLock.withLock { kept.generation }
                 do {
                     let made = try await make(resolvingFrom: owner, parent: parent)
                     try keep(made, ifStillAt: generation, parent: parent)
@@ -169,37 +156,18 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
     }
 
     private func keptInstance() -> Service? {
-        ownerLock.withLock {
-            if let shared { return shared }
-            if let heldForVerification { return heldForVerification }
-            return weakShared.object as? Service
-        }
+        ownerLock.withLock { kept.current }
     }
 
     /// Keeps `made` as the scope says, unless the instances were released since `generation`.
     private func keep(_ made: Service, ifStillAt generation: Int, parent: AsyncPathNode?)
         throws(ResolutionError)
     {
-        if scope.keepsInstance {
-            let replaced = ownerLock.withLock { () -> Service? in
-                guard self.generation == generation else { return nil }
-                if recorder != nil {
-                    defer { heldForVerification = made }
-                    return heldForVerification
-                }
-                defer { shared = made }
-                return shared
-            }
-            withExtendedLifetime(replaced) {}
-            return
+        let object = try weakObject(for: made) { (parent?.path ?? []) + [description.service] }
+        let replaced = ownerLock.withLock {
+            kept.keep(made, weakObject: object, forVerification: recorder != nil, ifStillAt: generation)
         }
-        guard type(of: made as Any) is AnyClass else {
-            throw ResolutionError(
-                reason: .weakScopeNeedsAClass(instanceType: String(describing: type(of: made as Any))),
-                requested: description, path: (parent?.path ?? []) + [description.service])
-        }
-        let object = made as AnyObject
-        ownerLock.withLock { if self.generation == generation { weakShared = WeakObject(object) } }
+        withExtendedLifetime(replaced) {}
     }
 
     /// Runs the factory with a new node on the task's async path.

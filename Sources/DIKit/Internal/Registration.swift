@@ -34,9 +34,6 @@ class RegistrationBase: @unchecked Sendable {
 
     var takesArguments: Bool { false }
 
-    /// Whether the instance is handed out as is, without a factory run: a ready-made instance.
-    var isReadyMade: Bool { false }
-
     /// A copy with the same factory and no cached instances, owned by the container of `lock`.
     func freshCopy(ownerLock lock: Lock, recorder: VerificationRecorder?) -> RegistrationBase { self }
 
@@ -55,26 +52,18 @@ class RegistrationBase: @unchecked Sendable {
 /// One factory, and the instances its scope keeps.
 @usableFromInline
 final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unchecked Sendable {
-    // @unchecked Sendable: see `RegistrationBase`; `shared`, `weakShared` and `heldForVerification` are
-    // only touched while holding `ownerLock`, and `factory` is an immutable @Sendable closure.
+    // @unchecked Sendable: see `RegistrationBase`; `kept` is only touched while holding `ownerLock`, and
+    // `factory` is an immutable @Sendable closure.
     @usableFromInline typealias Factory = @Sendable (Resolver, Arguments) throws -> Service
 
     @usableFromInline let factory: Factory
     /// The instance given to `register(_:name:instance:)`, which every copy keeps.
     let fixedInstance: Service?
-    /// The singleton or custom-scope instance once made, or a registered instance. Guarded by `ownerLock`,
-    /// which rules out overlapping accesses, so the dynamic exclusivity check is left out of the hot path.
-    @usableFromInline @exclusivity(unchecked) var shared: Service?
-    /// The weak-scoped object once made. Guarded by `ownerLock`.
-    @usableFromInline var weakShared = WeakObject()
-    /// A verification copy's kept instance: held here rather than in `shared`, so every resolve of it
-    /// takes the slow path, where it is recorded. Guarded by `ownerLock`.
-    var heldForVerification: Service?
+    /// The instance the scope keeps. Guarded by `ownerLock`, which rules out overlapping accesses, so
+    /// the dynamic exclusivity check is left out of the hot path.
+    @usableFromInline @exclusivity(unchecked) var kept: KeptInstance<Service>
     /// Serialises the first creation of a shared instance, so it happens exactly once.
     let creationGate = CreationGate()
-    /// Counts releases of the kept instances, so an instance whose creation began before a release is
-    /// handed to its caller but not kept. Guarded by `ownerLock`.
-    var generation = 0
 
     @usableFromInline
     init(
@@ -84,7 +73,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     ) {
         self.factory = factory
         self.fixedInstance = fixedInstance
-        self.shared = fixedInstance
+        self.kept = KeptInstance(fixedInstance)
         super.init(
             key: RegistrationKey(Service.self, Arguments.self, name: name), scope: scope,
             ownerLock: ownerLock,
@@ -101,8 +90,6 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
 
     override var takesArguments: Bool { Arguments.self != Void.self }
 
-    override var isReadyMade: Bool { fixedInstance != nil }
-
     override func freshCopy(ownerLock lock: Lock, recorder: VerificationRecorder?) -> RegistrationBase {
         Registration(
             name: key.name, scope: scope, ownerLock: lock, fixedInstance: fixedInstance,
@@ -110,15 +97,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     }
 
     override func releaseInstances() {
-        let released = ownerLock.withLock { () -> (Service?, Service?) in
-            defer {
-                shared = fixedInstance
-                heldForVerification = nil
-                weakShared = WeakObject()
-                generation &+= 1
-            }
-            return (shared, heldForVerification)
-        }
+        let released = ownerLock.withLock { kept.release(keeping: fixedInstance) }
         // Released after unlocking: the instance's deinit may resolve from this container.
         withExtendedLifetime(released) {}
     }
@@ -158,7 +137,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
             try enterCreationGate(parent: parent)
             defer { creationGate.leave() }
             if let existing = sharedInstance() { return existing }
-            let generation = ownerLock.withLock { self.generation }
+            let generation = ownerLock.withLock { kept.generation }
             let made = try make(arguments, resolvingFrom: owner, parent: parent)
             try keep(made, ifStillAt: generation) {
                 ResolutionFrames.path(from: parent, appending: self.description.service)
@@ -184,36 +163,17 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
 
     @usableFromInline
     func sharedInstance() -> Service? {
-        ownerLock.withLock {
-            if let shared { return shared }
-            if let heldForVerification { return heldForVerification }
-            return weakShared.object as? Service
-        }
+        ownerLock.withLock { kept.current }
     }
 
     /// Keeps `made` as the scope says (strongly for singleton and custom scopes, weakly for the weak
     /// one), unless the instances were released since `generation` (a `reset(scope:)` during creation).
     func keep(_ made: Service, ifStillAt generation: Int, path: () -> [TypeName]) throws(ResolutionError) {
-        if scope.keepsInstance {
-            let replaced = ownerLock.withLock { () -> Service? in
-                guard self.generation == generation else { return nil }
-                if recorder != nil {
-                    defer { heldForVerification = made }
-                    return heldForVerification
-                }
-                defer { shared = made }
-                return shared
-            }
-            withExtendedLifetime(replaced) {}
-            return
+        let object = try weakObject(for: made, path: path)
+        let replaced = ownerLock.withLock {
+            kept.keep(made, weakObject: object, forVerification: recorder != nil, ifStillAt: generation)
         }
-        guard type(of: made as Any) is AnyClass else {
-            throw ResolutionError(
-                reason: .weakScopeNeedsAClass(instanceType: String(describing: type(of: made as Any))),
-                requested: description, path: path())
-        }
-        let object = made as AnyObject
-        ownerLock.withLock { if self.generation == generation { weakShared = WeakObject(object) } }
+        withExtendedLifetime(replaced) {}
     }
 
     /// Runs the factory in a new frame on this thread's resolution path.

@@ -10,11 +10,6 @@ struct TypeName: Hashable, Sendable {
         short = String(describing: type)
         qualified = String(reflecting: type)
     }
-
-    init(short: String, qualified: String) {
-        self.short = short
-        self.qualified = qualified
-    }
 }
 
 /// Prints the names of one message: the short name, unless another type in the same message has the
