@@ -74,13 +74,18 @@ struct CompositionTests {
             func showDetails(_ viewModel: MovieDetailsViewModel, coordinator: MovieDetailsCoordinator) {
                 shown.append("details \(viewModel.movieCode)")
             }
+            func showSearch(_ viewModel: MovieSearchViewModel) { shown.append("search") }
+            func showFailure(_ message: String) { shown.append("failure") }
         }
         let presenter = Presenter()
         let daily = DailyBoxOfficeViewModel(repository: GatedRepository(), day: day("2026-11-21"))
-        let parent = BrowseCoordinator(dailyViewModel: daily, presenter: presenter) { code in
-            MovieDetailsViewModel(
-                movieCode: code, movies: StubMovies(), posters: StubPosters(result: .success(nil)))
-        }
+        let parent = BrowseCoordinator(
+            dailyViewModel: daily, presenter: presenter,
+            makeDetailsViewModel: { code in
+                MovieDetailsViewModel(
+                    movieCode: code, movies: StubMovies(), posters: StubPosters(result: .success(nil)))
+            },
+            makeSearchViewModel: { MovieSearchViewModel(repository: StubSearch()) })
         parent.showDetails(movieCode: "20261001")
         weak let child = parent.children.first as? MovieDetailsCoordinator
         #expect(child != nil)

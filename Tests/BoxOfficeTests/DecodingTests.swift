@@ -65,7 +65,7 @@ struct RealResponseTests {
             return
         }
         #expect(kobis.code.count == 6)
-        #expect(ErrorMessage.describe(thrown ?? kobis).hasPrefix("KOBIS error \(kobis.code): "))
+        #expect(kobis.description.hasPrefix("KOBIS error \(kobis.code): "))
     }
 
     @Test func theInvalidKeyFaultReadsAsOneClearLine() throws {

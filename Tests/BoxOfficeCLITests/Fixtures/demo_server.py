@@ -5,6 +5,8 @@ usage: demo_server.py <DemoData folder>
 Prints its port, then serves until stdin closes. Routes (mount points for KOBIS_BASE_URL / KAKAO_BASE_URL):
   /kobis/boxoffice/searchDailyBoxOfficeList.json?key=&targetDt=   (key "invalid" → KOBIS fault 320010, HTTP 200)
   /kobis/movie/searchMovieInfo.json?key=&movieCd=
+  /kobis/movie/searchMovieList.json?key=&movieNm=&curPage=&itemPerPage=   (Korean or English title contains,
+                                          ignoring case; answered after SEARCH_DELAY seconds, 0 by default)
   /kakao/v2/search/image?query=&size=    (needs "Authorization: KakaoAK <key>", else 401 like Kakao)
   /posters/<code>.png                    (image_url in search results is rewritten to point here, under
                                           the host name "localhost": another host than the APIs')
@@ -55,6 +57,21 @@ def titles():
         info = json.loads(load("kobis/movie/" + name))["movieInfoResult"]["movieInfo"]
         result[info["movieNm"].strip()] = info["movieCd"]
     return result
+
+
+def search(title, limit):
+    wanted = title.strip().casefold()
+    matches = []
+    for name in sorted(os.listdir(os.path.join(DEMO, "kobis/movie"))):
+        info = json.loads(load("kobis/movie/" + name))["movieInfoResult"]["movieInfo"]
+        if wanted and (wanted in info["movieNm"].casefold() or wanted in info["movieNmEn"].casefold()):
+            matches.append({"movieCd": info["movieCd"], "movieNm": info["movieNm"], "movieNmEn": info["movieNmEn"],
+                            "prdtYear": info["prdtYear"], "openDt": info["openDt"], "typeNm": info["typeNm"],
+                            "prdtStatNm": info["prdtStatNm"], "nationAlt": ",".join(n["nationNm"] for n in info["nations"]),
+                            "genreAlt": ",".join(g["genreNm"] for g in info["genres"]), "repNationNm": "",
+                            "repGenreNm": "", "directors": [{"peopleNm": d["peopleNm"]} for d in info["directors"]],
+                            "companys": []})
+    return {"movieListResult": {"totCnt": len(matches), "source": "영화진흥위원회", "movieList": matches[:limit]}}
 
 
 def png(seed):
@@ -121,6 +138,18 @@ class Handler(BaseHTTPRequestHandler):
             movie = info.get("movieInfoResult", {}).get("movieInfo", {})
             movie["movieNm"] = movie.get("movieNm", "") + ESCAPES + key
             self.send(200, json.dumps(info, ensure_ascii=False).encode())
+        elif url.path == "/kobis/movie/searchMovieList.json":
+            time.sleep(float(os.environ.get("SEARCH_DELAY", "0")))
+            try:
+                limit = max(1, min(100, int(query.get("itemPerPage", "10"))))
+            except ValueError:
+                limit = 10
+            result = search(query.get("movieNm", ""), limit)
+            if key.endswith("-escape"):
+                for movie in result["movieListResult"]["movieList"]:
+                    movie["movieNm"] = movie["movieNm"] + ESCAPES + key
+                    movie["directors"] = [{"peopleNm": "<script>alert(1)</script>" + ESCAPES}]
+            self.send(200, json.dumps(result, ensure_ascii=False).encode())
         elif url.path == "/kobis/boxoffice/searchDailyBoxOfficeList.json":
             date = query.get("targetDt", "")
             empty = json.dumps({"boxOfficeResult": {"boxofficeType": "일별 박스오피스", "showRange": f"{date}~{date}",

@@ -1,9 +1,12 @@
+import Foundation
 import BoxOffice
 
 /// What the user asked for.
 public enum Command: Equatable, Sendable {
     case daily(date: Day?, mode: DisplayMode, json: Bool)
     case movie(code: String, json: Bool)
+    case search(title: String, json: Bool)
+    case report(date: Day?, output: String?)
     case browse
     case help
 }
@@ -33,18 +36,23 @@ public enum Arguments {
         USAGE
           boxoffice [daily] [--date YYYY-MM-DD] [--mode list|grid] [--json] [--offline]
           boxoffice movie <movieCode> [--json] [--offline]
+          boxoffice search <title> [--json] [--offline]
+          boxoffice report [--date YYYY-MM-DD] [--output FILE] [--offline]
           boxoffice browse [--offline]
           boxoffice --help | -h
 
         COMMANDS
           daily             The box office for a day (the default command).
           movie <code>      A film's details and poster, by its 8-digit KOBIS movie code.
-          browse            Interactive: ←/→ day, ↑/↓ select, Enter details, g list/grid, r refresh, b back, q quit.
+          search <title>    Films whose title contains <title> (KOBIS movie list), with their codes.
+          report            Writes one self-contained HTML page: the day's chart as a poster grid, with details.
+          browse            Interactive: ←/→ day, ↑/↓ select, Enter details, / search, g list/grid, r refresh, q quit.
 
         OPTIONS
-          --date YYYY-MM-DD The day to show (daily). Default: yesterday in Korea when live, the latest demo day offline.
+          --date YYYY-MM-DD The day to show (daily, report). Default: yesterday in Korea when live, the latest demo day offline.
           --mode list|grid  The layout (daily). Default: list.
-          --json            Print one JSON object instead of a table (daily, movie).
+          --output FILE     Where the report goes. Default: boxoffice-YYYY-MM-DD.html in the current folder.
+          --json            Print one JSON object instead of a table (daily, movie, search).
           --offline         Use the bundled demo data even when API keys are set.
           -h, --help        Show this help.
 
@@ -63,6 +71,7 @@ public enum Arguments {
         var json = false
         var date: Day?
         var mode: DisplayMode?
+        var outputPath: String?
         var positionals: [String] = []
         var given: [String] = []
         var index = 0
@@ -110,6 +119,14 @@ public enum Arguments {
                 }
                 mode = parsed
                 given.append("--mode")
+            case "--output":
+                let text = try value(for: "--output", inline: inline)
+                guard !text.isEmpty, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+                else {
+                    throw UsageError(message: "--output needs a file path without control characters")
+                }
+                outputPath = text
+                given.append("--output")
             default:
                 if argument.hasPrefix("-") {
                     throw UsageError(message: "unknown option \(excerpt(argument))")
@@ -128,12 +145,13 @@ public enum Arguments {
         }
         switch commandName {
         case "daily":
+            try reject(["--output"])
             guard operands.isEmpty else {
                 throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
             return Invocation(command: .daily(date: date, mode: mode ?? .list, json: json), offline: offline)
         case "movie":
-            try reject(["--date", "--mode"])
+            try reject(["--date", "--mode", "--output"])
             guard let code = operands.first else {
                 throw UsageError(message: "missing movie code: boxoffice movie <movieCode>")
             }
@@ -145,8 +163,17 @@ public enum Arguments {
                     message: "\"\(excerpt(code))\" is not a KOBIS movie code (digits, such as 20124079)")
             }
             return Invocation(command: .movie(code: code, json: json), offline: offline)
+        case "search":
+            try reject(["--date", "--mode", "--output"])
+            return Invocation(command: .search(title: try searchTitle(operands), json: json), offline: offline)
+        case "report":
+            try reject(["--mode", "--json"])
+            guard operands.isEmpty else {
+                throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
+            }
+            return Invocation(command: .report(date: date, output: outputPath), offline: offline)
         case "browse":
-            try reject(["--date", "--mode", "--json"])
+            try reject(["--date", "--mode", "--json", "--output"])
             guard operands.isEmpty else {
                 throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
@@ -154,6 +181,25 @@ public enum Arguments {
         default:
             throw UsageError(message: "unknown command '\(excerpt(commandName))'")
         }
+    }
+
+    /// The longest title searched for, in characters.
+    static let maximumTitleLength = 100
+
+    /// The title `search` looks for: its operands joined by spaces and trimmed; not empty, at most
+    /// ``maximumTitleLength`` characters, no control characters.
+    static func searchTitle(_ operands: [String]) throws(UsageError) -> String {
+        let title = operands.joined(separator: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else {
+            throw UsageError(message: "missing title: boxoffice search <title>")
+        }
+        guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw UsageError(message: "the title \"\(excerpt(title))\" contains control characters")
+        }
+        guard title.count <= maximumTitleLength else {
+            throw UsageError(message: "the title is longer than \(maximumTitleLength) characters")
+        }
+        return title
     }
 
     /// An argument as an error message may quote it: cleaned, on one line, at most 40 characters.

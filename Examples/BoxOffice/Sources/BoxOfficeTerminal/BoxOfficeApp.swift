@@ -69,7 +69,15 @@ public enum BoxOfficeApp {
             case .movie(let code, let json):
                 return try await movie(
                     code: code, json: json, container: container, screen: screen, output: output,
+                    environment: environment, variables: variables)
+            case .search(let title, let json):
+                return try await search(
+                    title: title, json: json, container: container, screen: screen, output: output,
                     environment: environment)
+            case .report(let date, let path):
+                let day = date ?? CompositionRoot.defaultDay(environment: environment, demoData: demoData)
+                return try await report(
+                    day: day, path: path, container: container, output: output, environment: environment)
             case .browse:
                 return try await browse(
                     container: container, screen: screen, output: output, environment: environment,
@@ -123,7 +131,7 @@ public enum BoxOfficeApp {
 
     private static func movie(
         code: String, json: Bool, container: Container, screen: Screen, output: Output,
-        environment: AppEnvironment
+        environment: AppEnvironment, variables: [String: String]
     ) async throws -> Int32 {
         let viewModel = try container.resolve(MovieDetailsViewModel.self, argument: code)
         let spinner = Spinner()
@@ -147,7 +155,60 @@ public enum BoxOfficeApp {
             output.print(
                 Renderers.details(details, poster: viewModel.poster.value, screen: screen).joined(
                     separator: "\n"))
+            let terminal = InlineImage.detect(environment: variables, isTerminal: isatty(STDOUT_FILENO) != 0)
+            if let poster, let image = terminal?.sequence(for: poster.imageData, columns: 24) {
+                output.printImage(image)
+            }
         }
+        return 0
+    }
+
+    private static func search(
+        title: String, json: Bool, container: Container, screen: Screen, output: Output,
+        environment: AppEnvironment
+    ) async throws -> Int32 {
+        let repository = try container.resolve(MovieSearchRepository.self)
+        let spinner = Spinner()
+        if environment.isKobisLive { spinner.start("Searching for \(TerminalText.excerpt(title))…") }
+        defer { spinner.stop() }
+        let result = try await repository.searchMovies(title: title, limit: 20)
+        spinner.stop()
+        if json {
+            output.print(
+                try JSONOutput.render(
+                    JSONOutput.Search(
+                        query: title, total: result.totalCount, movies: result.movies.map(JSONOutput.Found.init))))
+            return 0
+        }
+        output.print(SearchRenderer.summary(result, screen: screen))
+        if !result.movies.isEmpty {
+            output.print(SearchRenderer.results(result.movies, screen: screen).joined(separator: "\n"))
+        }
+        return 0
+    }
+
+    private static func report(
+        day: Day, path: String?, container: Container, output: Output, environment: AppEnvironment
+    ) async throws -> Int32 {
+        let viewModel = try container.resolve(BoxOfficeReportViewModel.self)
+        let spinner = Spinner()
+        if environment.isKobisLive || environment.isKakaoLive { spinner.start("Making the report for \(day)…") }
+        await viewModel.load(day)
+        spinner.stop()
+        guard let report = viewModel.report.value else {
+            output.error(viewModel.errorMessage.value ?? "no report for \(day)")
+            return 1
+        }
+        for problem in viewModel.problems.value { output.warning(problem) }
+        let html = output.scrubbed(HTMLReport.render(report, isDemo: !environment.isKobisLive, generated: Date()))
+        let file = URL(fileURLWithPath: path ?? "boxoffice-\(day.dashed).html")
+        do {
+            try ReportFile.write(html, to: file)
+        } catch {
+            output.error("could not write the report to \(file.path): \(error)")
+            return 1
+        }
+        output.print(TerminalText.line(file.path))
         return 0
     }
 
@@ -167,12 +228,12 @@ public enum BoxOfficeApp {
         defer { terminal.restore() }
         let day = CompositionRoot.defaultDay(environment: environment, demoData: demoData)
         let dailyViewModel = try container.resolve(DailyBoxOfficeViewModel.self, argument: day)
-        let movies = try container.resolve(MovieRepository.self)
-        let posters = try container.resolve(PosterProviding.self)
         let view = BrowseView(terminal: terminal, screen: screen, isDemo: !environment.isKobisLive)
-        let coordinator = BrowseCoordinator(dailyViewModel: dailyViewModel, presenter: view) { code in
-            MovieDetailsViewModel(movieCode: code, movies: movies, posters: posters)
-        }
+        // Every view model comes from the container; the coordinator is given factories that resolve them.
+        let coordinator = BrowseCoordinator(
+            dailyViewModel: dailyViewModel, presenter: view,
+            makeDetailsViewModel: { code in try container.resolve(MovieDetailsViewModel.self, argument: code) },
+            makeSearchViewModel: { try container.resolve(MovieSearchViewModel.self) })
         view.coordinator = coordinator
         coordinator.start()
         for await key in RawTerminal.keys() {

@@ -9,6 +9,7 @@ final class BrowseView: BrowsePresenting {
     private enum Page {
         case daily(DailyBoxOfficeViewModel)
         case details(MovieDetailsViewModel, MovieDetailsCoordinator)
+        case search(MovieSearchViewModel)
     }
 
     private let terminal: RawTerminal
@@ -17,6 +18,8 @@ final class BrowseView: BrowsePresenting {
     private var screen: Page?
     private var bindings = SubscriptionBag()
     private var selection = 0
+    private var searchSelection = 0
+    private var failure: String?
     weak var coordinator: BrowseCoordinator?
 
     init(terminal: RawTerminal, screen: Screen, isDemo: Bool) {
@@ -47,9 +50,31 @@ final class BrowseView: BrowsePresenting {
             in: bindings)
     }
 
+    func showSearch(_ viewModel: MovieSearchViewModel) {
+        screen = .search(viewModel)
+        bindings = SubscriptionBag()
+        viewModel.query.subscribeOnMainActor(with: self) { view, _ in view.render() }.store(in: bindings)
+        viewModel.state.subscribeOnMainActor(with: self) { view, _ in
+            view.searchSelection = 0
+            view.render()
+        }.store(in: bindings)
+    }
+
+    func showFailure(_ message: String) {
+        failure = message
+        render()
+    }
+
     /// Handles one key; returns false to quit.
     func handle(_ key: Key) -> Bool {
-        if key == .interrupt || key == .character("q") { return false }
+        if key == .interrupt { return false }
+        failure = nil
+        if case .search(let viewModel) = screen {
+            handleSearch(key, viewModel)
+            render()
+            return true
+        }
+        if key == .character("q") { return false }
         switch screen {
         case .daily(let viewModel):
             let count = viewModel.entries.value.count
@@ -63,6 +88,7 @@ final class BrowseView: BrowsePresenting {
                 viewModel.showNextDay()
             case .character("r"): viewModel.refresh()
             case .character("g"): viewModel.toggleDisplayMode()
+            case .character("/"): coordinator?.showSearch()
             case .up, .character("k"): move(by: -columns, count: count)
             case .down, .character("j"): move(by: columns, count: count)
             case .enter:
@@ -75,11 +101,32 @@ final class BrowseView: BrowsePresenting {
             if key == .character("b") || key == .escape || key == .left {
                 coordinator.finish()
             }
-        case nil:
+        case .search, nil:
             break
         }
         render()
         return true
+    }
+
+    /// In the search every printable key is typed into the query; Esc closes it.
+    private func handleSearch(_ key: Key, _ viewModel: MovieSearchViewModel) {
+        let movies = viewModel.state.value.movies
+        switch key {
+        case .escape: coordinator?.closeSearch()
+        case .backspace: viewModel.deleteBackward()
+        case .up: searchSelection = max(searchSelection - 1, 0)
+        case .down: searchSelection = min(searchSelection + 1, max(movies.count - 1, 0))
+        case .enter:
+            if searchSelection < movies.count {
+                coordinator?.showDetails(movieCode: movies[searchSelection].movieCode)
+            }
+        case .character(let character):
+            // Keys are typed as text; a control character (Tab, Ctrl-…) never enters the query.
+            if !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                viewModel.type(character)
+            }
+        default: break
+        }
     }
 
     private func move(by offset: Int, count: Int) {
@@ -105,8 +152,10 @@ final class BrowseView: BrowsePresenting {
                     : Renderers.grid(viewModel.entries.value, screen: screenSize, selected: selection)
             }
             lines += [
-                "", style.dim("←/→ day · ↑/↓ select · Enter details · g list/grid · r refresh · q quit"),
+                "",
+                style.dim("←/→ day · ↑/↓ select · Enter details · / search · g list/grid · r refresh · q quit"),
             ]
+            if let failure { lines.append(style.red("error: " + screenSize.line(failure))) }
             terminal.draw(lines)
         case .details(let viewModel, _):
             var lines: [String] = []
@@ -119,8 +168,28 @@ final class BrowseView: BrowsePresenting {
             }
             lines += ["", style.dim("b back · q quit")]
             terminal.draw(lines)
+        case .search(let viewModel):
+            terminal.draw(searchLines(viewModel))
         case nil:
             break
         }
+    }
+
+    private func searchLines(_ viewModel: MovieSearchViewModel) -> [String] {
+        var lines = [style.bold("Search films by title"), "", "/ " + screenSize.line(viewModel.query.value) + "▏", ""]
+        let state = viewModel.state.value
+        switch state {
+        case .idle:
+            lines.append(style.dim(viewModel.isSettled ? "Type part of a title." : "Searching…"))
+        case .results(let result):
+            lines.append(SearchRenderer.summary(result, screen: screenSize) + (viewModel.isSettled ? "" : style.dim("  searching…")))
+            searchSelection = min(searchSelection, max(result.movies.count - 1, 0))
+            lines += SearchRenderer.results(result.movies, screen: screenSize, selected: searchSelection)
+        case .failed(_, let message):
+            lines.append(style.red("error: " + screenSize.line(message)))
+        }
+        lines += ["", style.dim("type a title · ↑/↓ select · Enter details · Esc back")]
+        if let failure { lines.append(style.red("error: " + screenSize.line(failure))) }
+        return lines
     }
 }

@@ -72,6 +72,32 @@ enum JSONOutput {
         }
     }
 
+    /// `search --json`: `{"query", "total", "movies": [...]}`.
+    struct Search: Encodable {
+        let query: String
+        let total: Int
+        let movies: [Found]
+    }
+
+    struct Found: Encodable {
+        let movie: MovieSummary
+
+        enum CodingKeys: String, CodingKey {
+            case movieCode, title, englishTitle, productionYear, openDate, genres, directors
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(movie.movieCode, forKey: .movieCode)
+            try container.encode(movie.title, forKey: .title)
+            try container.encode(movie.englishTitle, forKey: .englishTitle)
+            try container.encode(movie.productionYear, forKey: .productionYear)
+            try container.encode(movie.openDate?.dashed, forKey: .openDate)
+            try container.encode(movie.genres, forKey: .genres)
+            try container.encode(movie.directors, forKey: .directors)
+        }
+    }
+
     static func render(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -62,6 +62,12 @@ final class Output: Sendable {
         if !FileDescriptor.write(scrubbed(text) + "\n", to: STDOUT_FILENO) { failures.set() }
     }
 
+    /// Writes an inline image's escape sequence (base64 image bytes, made by ``InlineImage``) on standard
+    /// output, with a line break after it.
+    func printImage(_ sequence: String) {
+        if !FileDescriptor.write(sequence + "\n", to: STDOUT_FILENO) { failures.set() }
+    }
+
     /// Prints one error line, `error: …`, on standard error.
     func error(_ message: String) {
         StandardError.write("error: " + Self.fitted(scrubbed(TerminalText.line(message))) + "\n")

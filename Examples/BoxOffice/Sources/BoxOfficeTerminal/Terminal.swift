@@ -3,7 +3,7 @@ import Foundation
 
 /// A key the interactive mode understands.
 enum Key: Equatable, Sendable {
-    case up, down, left, right, enter, escape, interrupt
+    case up, down, left, right, enter, escape, interrupt, backspace
     case character(Character)
 }
 
@@ -89,6 +89,7 @@ final class RawTerminal: @unchecked Sendable {
         switch first {
         case 0x03: return (.interrupt, 1)
         case 0x0D, 0x0A: return (.enter, 1)
+        case 0x7F, 0x08: return (.backspace, 1)
         case 0x1B:
             if bytes.count == 1 { return nil }
             guard bytes[1] == 0x5B || bytes[1] == 0x4F else { return (.escape, 1) }

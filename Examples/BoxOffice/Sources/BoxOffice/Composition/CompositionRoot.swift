@@ -15,8 +15,8 @@ public enum CompositionRoot {
     /// - KOBIS and Kakao each get a `NetworkProvider` (named `"kobis"` and `"kakao"`): live over
     ///   URLSession with retries when their key is set, otherwise over the demo data's session. Poster
     ///   downloads get a third (`"images"`) with no credentials: image URLs point at any site.
-    /// - The KOBIS repository is one singleton, forwarded to both `BoxOfficeRepository` and
-    ///   `MovieRepository`; the poster provider is a singleton too. View models are made per resolve by
+    /// - The KOBIS repository is one singleton, forwarded to `BoxOfficeRepository`, `MovieRepository`
+    ///   and `MovieSearchRepository`; the poster provider is a singleton too. View models are made per resolve by
     ///   main-actor factories (the details view model takes the movie code as a runtime argument).
     /// - Parameters:
     ///   - environment: The configuration.
@@ -53,7 +53,7 @@ public enum CompositionRoot {
                 timeout: environment.requestTimeout ?? .seconds(15))
             return KobisBoxOfficeRepository(api: api, provider: try resolver.resolve(name: "kobis"))
         }
-        .implements(BoxOfficeRepository.self, MovieRepository.self)
+        .implements(BoxOfficeRepository.self, MovieRepository.self, MovieSearchRepository.self)
         container.register(PosterProviding.self, scope: .singleton) { resolver in
             return PosterProvider(
                 api: kakaoAPI(environment), searches: try resolver.resolve(name: "kakao"),
@@ -67,6 +67,13 @@ public enum CompositionRoot {
         container.registerOnMainActor(MovieDetailsViewModel.self) { @MainActor (resolver, code: String) in
             MovieDetailsViewModel(
                 movieCode: code, movies: try resolver.resolve(), posters: try resolver.resolve())
+        }
+        container.registerOnMainActor(BoxOfficeReportViewModel.self) { @MainActor resolver in
+            BoxOfficeReportViewModel(
+                charts: try resolver.resolve(), movies: try resolver.resolve(), posters: try resolver.resolve())
+        }
+        container.registerOnMainActor(MovieSearchViewModel.self) { @MainActor resolver in
+            MovieSearchViewModel(repository: try resolver.resolve(), scheduler: .dispatch)
         }
         return container
     }

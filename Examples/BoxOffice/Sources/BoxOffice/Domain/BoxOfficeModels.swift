@@ -123,23 +123,26 @@ public enum PosterSource: String, Sendable, Codable, Hashable {
     case network
 }
 
-/// A film's poster, cached on disk.
+/// A film's poster: its bytes, and where they are cached.
 public struct Poster: Hashable, Sendable {
     /// Where the image was downloaded from.
     public let url: URL
     /// The cached image file, which holds the image's bytes from the start, so it opens as an image;
     /// `nil` when the image is not on disk (the cache folder cannot be used).
     public let file: URL?
-    /// The image's size in bytes.
-    public let byteCount: Int
+    /// The image's bytes: a PNG, JPEG, GIF or WebP file, checked by the data layer.
+    public let imageData: Data
     /// Where this run got it.
     public let source: PosterSource
 
+    /// The image's size in bytes.
+    public var byteCount: Int { imageData.count }
+
     /// Creates a poster.
-    public init(url: URL, file: URL?, byteCount: Int, source: PosterSource) {
+    public init(url: URL, file: URL?, imageData: Data, source: PosterSource) {
         self.url = url
         self.file = file
-        self.byteCount = byteCount
+        self.imageData = imageData
         self.source = source
     }
 }

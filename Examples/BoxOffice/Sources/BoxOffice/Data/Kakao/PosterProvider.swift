@@ -56,9 +56,13 @@ public final class PosterProvider: PosterProviding {
     }
 
     /// The poster of `movie`, or `nil` when no image is found.
-    /// - Throws: ``PosterError`` for a Kakao error, an image URL that is not http(s), or a body that is
-    ///   not an image or is too large; a `NetworkError` when the network fails.
+    /// - Throws: ``BoxOfficeError`` for a Kakao error, an image URL that is not http(s), a body that is
+    ///   not an image or is too large, or a network failure.
     public func poster(for movie: MovieDetails) async throws -> Poster? {
+        try await DataErrors.translating { try await findPoster(for: movie) }
+    }
+
+    private func findPoster(for movie: MovieDetails) async throws -> Poster? {
         let (found, _) = try await searches.value(forKey: movie.movieCode) { [api, searchProvider] in
             do {
                 let response = try await searchProvider.send(api.posterSearch(title: movie.title))
@@ -81,7 +85,7 @@ public final class PosterProvider: PosterProviding {
             return data
         }
         return Poster(
-            url: url, file: images.file(forKey: url.absoluteString), byteCount: image.count, source: source)
+            url: url, file: images.file(forKey: url.absoluteString), imageData: image, source: source)
     }
 }
 

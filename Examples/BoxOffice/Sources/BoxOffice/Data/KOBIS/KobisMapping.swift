@@ -76,6 +76,36 @@ extension MovieDetails {
     }
 }
 
+extension MovieSearchResult {
+    /// The domain result from KOBIS's movie list: genres split on commas, blank values made `nil`,
+    /// `openDt` in `yyyyMMdd`.
+    /// - Throws: ``KobisMappingError`` naming a field that is not what KOBIS documents (a negative
+    ///   `totCnt`, a production year that is not a number, an impossible date).
+    public init(query: String, response: KobisMovieListResponse) throws(KobisMappingError) {
+        let result = response.movieListResult
+        guard result.totCnt >= 0 else {
+            throw KobisMappingError(field: "totCnt", value: "\(result.totCnt)", location: "the search for \(query)")
+        }
+        let trimmed = { (text: String) in text.trimmingCharacters(in: .whitespaces) }
+        var movies: [MovieSummary] = []
+        for movie in result.movieList {
+            let field = KobisField(location: "movie \(trimmed(movie.movieCd))")
+            movies.append(
+                MovieSummary(
+                    movieCode: trimmed(movie.movieCd),
+                    title: trimmed(movie.movieNm),
+                    englishTitle: trimmed(movie.movieNmEn ?? ""),
+                    productionYear: try field.optionalInt(movie.prdtYear ?? "", "prdtYear"),
+                    openDate: try field.optionalDay(movie.openDt ?? "", "openDt", dashed: false),
+                    genres: (movie.genreAlt ?? "").split(separator: ",").map { trimmed(String($0)) }
+                        .filter { !$0.isEmpty },
+                    directors: (movie.directors ?? []).map { trimmed($0.peopleNm) }.filter { !$0.isEmpty }))
+        }
+        // A server that counts fewer matches than it sent is believed about the matches it sent.
+        self.init(query: query, totalCount: max(result.totCnt, movies.count), movies: movies)
+    }
+}
+
 /// Parses KOBIS's string fields, naming the field and location when one is not valid.
 private struct KobisField {
     let location: String

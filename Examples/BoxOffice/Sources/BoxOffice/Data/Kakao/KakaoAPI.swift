@@ -5,36 +5,6 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-/// The KOBIS Open API's endpoints: one base URL and key, two response types.
-public struct KobisAPI: Sendable {
-    // A constant, valid URL literal (not caller input); `defaultBaseURLsAreValid` pins it in a test.
-    /// `https://www.kobis.or.kr/kobisopenapi/webservice/rest`.
-    public static let defaultBaseURL = URL(string: "https://www.kobis.or.kr/kobisopenapi/webservice/rest")!
-
-    let group: EndpointGroup
-
-    /// Creates the API for a key.
-    /// - Parameters:
-    ///   - baseURL: ``defaultBaseURL`` by default.
-    ///   - key: The issued key, sent as the `key` query parameter.
-    ///   - timeout: Each attempt's timeout; 15 seconds by default.
-    public init(baseURL: URL = KobisAPI.defaultBaseURL, key: String, timeout: Duration = .seconds(15)) {
-        group = EndpointGroup(
-            baseURL: baseURL, queryItems: [URLQueryItem(name: "key", value: key)], timeout: timeout,
-            validate: { data, response in try KobisError.check(data, response) })
-    }
-
-    /// The box office for `day`.
-    public func dailyBoxOffice(for day: Day) -> Endpoint<KobisDailyBoxOfficeResponse> {
-        group.get("boxoffice/searchDailyBoxOfficeList.json", query: ["targetDt": day.compact])
-    }
-
-    /// The details of the film `code`.
-    public func movieInfo(code: String) -> Endpoint<KobisMovieInfoResponse> {
-        group.get("movie/searchMovieInfo.json", query: ["movieCd": code])
-    }
-}
-
 /// Kakao's image search, and poster downloads.
 public struct KakaoAPI: Sendable {
     // A constant, valid URL literal (not caller input); `defaultBaseURLsAreValid` pins it in a test.

@@ -41,6 +41,7 @@ public struct DemoData: Sendable {
     /// film without details answers with KOBIS's fault for a bad code.
     public func session() -> StubSession {
         let titles = movieTitles()
+        let films = movieInfos()
         return StubSession { request in
             guard let url = request.url else { throw URLError(.badURL) }
             if url.host == Self.posterHost {
@@ -65,6 +66,9 @@ public struct DemoData: Sendable {
                 let code = query["movieCd"] ?? ""
                 let fault = #"{"faultInfo":{"message":"영화코드가 존재하지 않습니다.","errorCode":"320011"}}"#
                 return try Self.answer(request, file("kobis/movie/\(code).json") ?? Data(fault.utf8))
+            case "searchMovieList.json":
+                let limit = min(max(Int(query["itemPerPage"] ?? "") ?? 10, 1), 100)
+                return try Self.answer(request, try Self.searchAnswer(films, title: query["movieNm"] ?? "", limit: limit))
             case "image":
                 let searched = query["query"] ?? ""
                 let code = titles.first { searched == "\($0.value) 영화 포스터" }?.key
@@ -75,6 +79,38 @@ public struct DemoData: Sendable {
                 return try Self.answer(
                     request, Data(#"{"errorType":"NotFound","message":"no demo data"}"#.utf8), status: 404)
             }
+        }
+    }
+
+    /// KOBIS's answer to a title search over the dataset's films: those whose Korean or English title
+    /// contains `title`, ignoring case, in movie-code order.
+    static func searchAnswer(_ films: [KobisMovieInfoResponse.MovieInfo], title: String, limit: Int) throws
+        -> Data
+    {
+        let wanted = title.trimmingCharacters(in: .whitespaces)
+        let matches = films.filter { film in
+            !wanted.isEmpty
+                && (film.movieNm.localizedCaseInsensitiveContains(wanted)
+                    || film.movieNmEn.localizedCaseInsensitiveContains(wanted))
+        }
+        let movies = matches.prefix(limit).map { film in
+            KobisMovieListResponse.Movie(
+                movieCd: film.movieCd, movieNm: film.movieNm, movieNmEn: film.movieNmEn, prdtYear: film.prdtYear,
+                openDt: film.openDt, genreAlt: film.genres.map(\.genreNm).joined(separator: ","),
+                directors: film.directors.map { KobisMovieListResponse.Person(peopleNm: $0.peopleNm) })
+        }
+        let response = KobisMovieListResponse(
+            movieListResult: .init(totCnt: matches.count, source: "영화진흥위원회", movieList: Array(movies)))
+        return try JSONEncoder().encode(response)
+    }
+
+    /// Every film's details in the dataset, in movie-code order.
+    func movieInfos() -> [KobisMovieInfoResponse.MovieInfo] {
+        let folder = directory.appendingPathComponent("kobis/movie")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
+            file("kobis/movie/\(name)").flatMap { try? JSONDecoder().decode(KobisMovieInfoResponse.self, from: $0) }?
+                .movieInfoResult.movieInfo
         }
     }
 

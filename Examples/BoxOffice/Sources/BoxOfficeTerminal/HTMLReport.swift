@@ -1,0 +1,166 @@
+import BoxOffice
+import Foundation
+
+/// The `report` command's page: one self-contained HTML file, the day's chart as a poster grid and a
+/// details section per film.
+///
+/// Self-contained: posters are embedded as `data:` URLs, styles are inline, and a Content-Security-Policy
+/// forbids every script and every request, so the file works when moved or mailed and cannot call out.
+/// Every string from the APIs is HTML-escaped and cleaned of control characters; movie codes become
+/// anchors only as letters and digits.
+enum HTMLReport {
+    /// The page for `report`.
+    /// - Parameters:
+    ///   - report: The day's films.
+    ///   - isDemo: Whether the data is the bundled demo data (said on the page).
+    ///   - generated: When the page was made, shown in its footer.
+    static func render(_ report: BoxOfficeReport, isDemo: Bool, generated: Date) -> String {
+        let title = "Daily box office \(report.day.dashed)"
+        var html = """
+            <!doctype html>
+            <html lang="ko">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+            <title>\(escape(title))</title>
+            <style>\(stylesheet)</style>
+            </head>
+            <body>
+            <header><h1>\(escape(title))</h1>
+            """
+        if isDemo { html += "<p class=\"note\">Demo data: fictional films, bundled with the example.</p>" }
+        html += "</header>\n<main>\n"
+        if report.films.isEmpty {
+            html += "<p class=\"empty\">No box office data for \(escape(report.day.dashed)).</p>\n"
+        } else {
+            html += "<ol class=\"chart\">\n"
+            for film in report.films { html += card(film) }
+            html += "</ol>\n"
+            for film in report.films { html += details(film) }
+        }
+        let stamp = ISO8601DateFormatter().string(from: generated)
+        html += """
+            </main>
+            <footer>Box office from KOBIS; posters found by Kakao image search. Made \(escape(stamp)) by boxoffice.</footer>
+            </body>
+            </html>
+
+            """
+        return html
+    }
+
+    private static func card(_ film: ReportFilm) -> String {
+        let entry = film.entry
+        let title = escape(entry.title)
+        return """
+            <li class="film"><a href="#film-\(anchor(entry.movieCode))">
+            \(posterImage(film.poster, title: entry.title, className: "poster"))
+            <span class="rank">\(entry.rank)</span> <span class="\(changeClass(entry))">\(escape(change(entry)))</span>
+            <h2>\(title)</h2>
+            <p class="audience">\(Renderers.grouped(entry.audienceCount)) today · \(Renderers.grouped(entry.audienceAccumulated)) in all</p>
+            </a></li>
+
+            """
+    }
+
+    private static func details(_ film: ReportFilm) -> String {
+        let entry = film.entry
+        var html = "<section class=\"details\" id=\"film-\(anchor(entry.movieCode))\">\n"
+        html += posterImage(film.poster, title: entry.title, className: "poster-small") + "\n<div>\n"
+        guard let movie = film.details else {
+            return html + "<h2>\(escape(entry.title))</h2>\n<p>Details unavailable.</p>\n</div>\n</section>\n"
+        }
+        html += "<h2>\(escape(movie.title))"
+        if !movie.englishTitle.isEmpty { html += " <small>\(escape(movie.englishTitle))</small>" }
+        html += "</h2>\n<dl>\n"
+        let list = { (names: [String]) in names.isEmpty ? "-" : names.joined(separator: ", ") }
+        let rows: [(String, String)] = [
+            ("Rank", "\(entry.rank) (\(change(entry)))"),
+            ("Audience", "\(Renderers.grouped(entry.audienceCount)) today, \(Renderers.grouped(entry.audienceAccumulated)) in all"),
+            ("Screens", "\(Renderers.grouped(entry.screenCount)) screens, \(Renderers.grouped(entry.showCount)) showings"),
+            ("Opened", movie.openDate?.dashed ?? "-"),
+            ("Runtime", movie.runtimeMinutes.map { "\($0) min" } ?? "-"),
+            ("Genres", list(movie.genres)),
+            ("Directors", list(movie.directors)),
+            ("Actors", list(Array(movie.actors.prefix(8)))),
+            ("Rating", movie.watchGrade ?? "-"),
+            ("Code", movie.movieCode),
+        ]
+        for (label, value) in rows { html += "<dt>\(label)</dt><dd>\(escape(value))</dd>\n" }
+        return html + "</dl>\n</div>\n</section>\n"
+    }
+
+    private static func posterImage(_ poster: Poster?, title: String, className: String) -> String {
+        guard let poster, let type = imageType(poster.imageData) else {
+            return "<div class=\"\(className) missing\" role=\"img\" aria-label=\"No poster\">\(escape(title))</div>"
+        }
+        return "<img class=\"\(className)\" alt=\"Poster of \(escape(title))\" src=\"data:\(type);base64,"
+            + poster.imageData.base64EncodedString() + "\">"
+    }
+
+    /// The MIME type of an image, from its first bytes; `nil` for anything else, which is not embedded.
+    static func imageType(_ data: Data) -> String? {
+        let bytes = [UInt8](data.prefix(12))
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "image/gif" }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
+        return nil
+    }
+
+    private static func change(_ entry: DailyBoxOfficeEntry) -> String {
+        if entry.isNew { return "NEW" }
+        if entry.rankChange > 0 { return "▲\(entry.rankChange)" }
+        if entry.rankChange < 0 { return "▼\(entry.rankChange.magnitude)" }
+        return "-"
+    }
+
+    private static func changeClass(_ entry: DailyBoxOfficeEntry) -> String {
+        entry.isNew ? "change new" : entry.rankChange > 0 ? "change up" : entry.rankChange < 0 ? "change down" : "change"
+    }
+
+    /// `text` safe in HTML text and in quoted attributes: `&`, `<`, `>`, `"` and `'` escaped, and every
+    /// control character or bidirectional override replaced (as on the terminal).
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in TerminalText.clean(text) {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// A movie code as an anchor name: its ASCII letters and digits only.
+    static func anchor(_ code: String) -> String {
+        String(code.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+            .map(Character.init))
+    }
+
+    private static let stylesheet = """
+        :root{color-scheme:light dark;--fg:#1d1d1f;--bg:#f5f5f7;--card:#fff;--dim:#6e6e73;--up:#c62828;--down:#1565c0;--new:#b26a00}
+        @media (prefers-color-scheme:dark){:root{--fg:#f5f5f7;--bg:#111;--card:#1e1e20;--dim:#a1a1a6}}
+        *{box-sizing:border-box}body{margin:0;font:16px/1.45 -apple-system,system-ui,"Noto Sans KR",sans-serif;color:var(--fg);background:var(--bg)}
+        header,main,footer{max-width:1100px;margin:0 auto;padding:16px}h1{margin:8px 0;font-size:1.6rem}.note,footer,small,.audience{color:var(--dim)}
+        .chart{list-style:none;padding:0;margin:0;display:grid;gap:14px;grid-template-columns:repeat(auto-fill,minmax(150px,1fr))}
+        .film a{display:block;height:100%;padding:8px;border-radius:12px;background:var(--card);color:inherit;text-decoration:none;box-shadow:0 1px 3px #0002}
+        .poster,.poster-small{display:block;width:100%;aspect-ratio:2/3;object-fit:cover;border-radius:8px;background:#8883}
+        .missing{display:flex;align-items:center;justify-content:center;text-align:center;padding:8px;color:var(--dim)}
+        .rank{font-weight:700;font-size:1.2rem}.change{font-size:.85rem;color:var(--dim)}.up{color:var(--up)}.down{color:var(--down)}.new{color:var(--new);font-weight:700}
+        .film h2{font-size:1rem;margin:4px 0;overflow-wrap:anywhere}.audience{font-size:.85rem;margin:0}
+        .details{display:flex;gap:16px;margin:20px 0;padding:16px;border-radius:12px;background:var(--card)}
+        .details .poster-small{width:120px;flex:none}.details h2{margin:0 0 8px;overflow-wrap:anywhere}
+        dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}dt{color:var(--dim)}dd{margin:0;overflow-wrap:anywhere}
+        @media (max-width:520px){.details{flex-direction:column}.details .poster-small{width:45%}}
+        """
+}

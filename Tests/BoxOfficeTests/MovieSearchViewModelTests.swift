@@ -1,0 +1,179 @@
+import Binding
+import BoxOffice
+import Foundation
+import TestSupport
+import Testing
+
+/// A search repository that records each query and answers it only when the test releases it; it
+/// ignores cancellation, so a superseded search still answers (late), as a slow server would.
+final class GatedSearch: MovieSearchRepository, @unchecked Sendable {
+    // @unchecked Sendable: `gates` and `queries` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var gates: [String: CheckedContinuation<Void, Never>] = [:]
+    private var queries: [String] = []
+    let failing: Set<String>
+
+    init(failing: Set<String> = []) { self.failing = failing }
+
+    var searched: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return queries
+    }
+
+    func searchMovies(title: String, limit: Int) async throws -> MovieSearchResult {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            gates[title] = continuation
+            queries.append(title)
+            lock.unlock()
+        }
+        if failing.contains(title) { throw BoxOfficeError.unreachable("the network is down") }
+        return MovieSearchResult(query: title, totalCount: 1, movies: [Self.movie(title: "film for \(title)")])
+    }
+
+    func release(_ title: String) {
+        lock.lock()
+        let gate = gates.removeValue(forKey: title)
+        lock.unlock()
+        gate?.resume()
+    }
+
+    func waitUntilSearched(_ count: Int) async {
+        while searched.count < count { await Task.yield() }
+    }
+
+    static func movie(title: String) -> MovieSummary {
+        MovieSummary(
+            movieCode: "1", title: title, englishTitle: "", productionYear: nil, openDate: nil, genres: [],
+            directors: [])
+    }
+}
+
+/// Answers every search at once with no films.
+struct StubSearch: MovieSearchRepository {
+    func searchMovies(title: String, limit: Int) async throws -> MovieSearchResult {
+        MovieSearchResult(query: title, totalCount: 0, movies: [])
+    }
+}
+
+/// Waits until `observable` holds a value for which `condition` is true.
+@MainActor
+func eventually<Value: Sendable>(_ observable: Observable<Value>, _ condition: (Value) -> Bool) async {
+    while !condition(observable.value) { await Task.yield() }
+}
+
+@MainActor
+@Suite("MovieSearchViewModel")
+struct MovieSearchViewModelTests {
+    @Test func typingQuicklySearchesOnlyTheFinalQueryOnceTheUserPauses() async {
+        // Given
+        let repository = GatedSearch()
+        let clock = ManualTimerScheduler()
+        let viewModel = MovieSearchViewModel(repository: repository, scheduler: clock)
+        // When the user types three keys 100 ms apart
+        for character in "서울 " {
+            viewModel.type(character)
+            clock.advance(by: .milliseconds(100))
+        }
+        viewModel.type("탈")
+        clock.advance(by: .milliseconds(249))
+        // Then nothing was searched while typing
+        #expect(repository.searched.isEmpty)
+        // When the pause reaches 250 ms
+        clock.advance(by: .milliseconds(1))
+        await repository.waitUntilSearched(1)
+        repository.release("서울 탈")
+        await eventually(viewModel.state) { $0.query == "서울 탈" }
+        // Then exactly one search ran, for what was typed last
+        #expect(repository.searched == ["서울 탈"])
+        #expect(viewModel.state.value.movies.map(\.title) == ["film for 서울 탈"])
+        #expect(viewModel.isSettled)
+    }
+
+    @Test func aLateAnswerForAnOlderQueryIsNeverShown() async {
+        // Given a search for "old" still running
+        let repository = GatedSearch()
+        let clock = ManualTimerScheduler()
+        let viewModel = MovieSearchViewModel(repository: repository, scheduler: clock)
+        viewModel.query.value = "old"
+        clock.advance(by: .milliseconds(250))
+        await repository.waitUntilSearched(1)
+        // When the user searches "new", whose answer comes first, and then "old" answers
+        viewModel.query.value = "new"
+        clock.advance(by: .milliseconds(250))
+        await repository.waitUntilSearched(2)
+        repository.release("new")
+        await eventually(viewModel.state) { $0.query == "new" }
+        repository.release("old")
+        for _ in 0..<100 { await Task.yield() }
+        // Then the results are still those for "new"
+        #expect(viewModel.state.value.query == "new")
+        #expect(viewModel.state.value.movies.map(\.title) == ["film for new"])
+    }
+
+    @Test func whileTypingTheShownResultsAreMarkedUnsettled() async {
+        // Given results for "a"
+        let repository = GatedSearch()
+        let clock = ManualTimerScheduler()
+        let viewModel = MovieSearchViewModel(repository: repository, scheduler: clock)
+        viewModel.query.value = "a"
+        clock.advance(by: .milliseconds(250))
+        await repository.waitUntilSearched(1)
+        repository.release("a")
+        await eventually(viewModel.state) { $0.query == "a" }
+        // When another key is typed
+        viewModel.type("b")
+        // Then the old results stay, marked as not answering the query
+        #expect(viewModel.state.value.query == "a")
+        #expect(!viewModel.isSettled)
+    }
+
+    @Test func clearingTheQueryShowsIdleWithoutSearching() async {
+        // Given
+        let repository = GatedSearch()
+        let clock = ManualTimerScheduler()
+        let viewModel = MovieSearchViewModel(repository: repository, scheduler: clock)
+        viewModel.query.value = "a"
+        clock.advance(by: .milliseconds(250))
+        await repository.waitUntilSearched(1)
+        repository.release("a")
+        await eventually(viewModel.state) { $0.query == "a" }
+        // When the query is erased to spaces
+        viewModel.deleteBackward()
+        viewModel.query.value = "   "
+        clock.advance(by: .milliseconds(250))
+        await eventually(viewModel.state) { $0 == .idle }
+        // Then no second search ran
+        #expect(repository.searched == ["a"])
+    }
+
+    @Test func spacesAroundTheQueryAndControlCharactersAreNotSearched() async {
+        // Given
+        let repository = GatedSearch()
+        let clock = ManualTimerScheduler()
+        let viewModel = MovieSearchViewModel(repository: repository, scheduler: clock)
+        // When
+        viewModel.query.value = "  서울\u{1B}[2J  "
+        clock.advance(by: .milliseconds(250))
+        await repository.waitUntilSearched(1)
+        // Then
+        #expect(repository.searched == ["서울[2J"])
+        repository.release("서울[2J")
+    }
+
+    @Test func aFailedSearchShowsItsMessageForThatQuery() async {
+        // Given
+        let repository = GatedSearch(failing: ["x"])
+        let clock = ManualTimerScheduler()
+        let viewModel = MovieSearchViewModel(repository: repository, scheduler: clock)
+        // When
+        viewModel.query.value = "x"
+        clock.advance(by: .milliseconds(250))
+        await repository.waitUntilSearched(1)
+        repository.release("x")
+        await eventually(viewModel.state) { $0.query == "x" }
+        // Then
+        #expect(viewModel.state.value == .failed(query: "x", message: "the network is down"))
+    }
+}
