@@ -43,24 +43,26 @@ func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value)
 ///   - extra: Variables to set (or override) for this run.
 ///   - standardOutputPath: A file to send standard output to instead of a pipe (`/dev/full`, say).
 ///   - standardErrorPath: The same for standard error.
+///   - directory: The working folder; the test's own by default.
 func runBoxOffice(
     _ arguments: [String], environment extra: [String: String] = [:], standardOutputPath: String? = nil,
-    standardErrorPath: String? = nil
+    standardErrorPath: String? = nil, directory: URL? = nil
 ) async throws -> RunResult {
     try await offThePool {
         try runBoxOfficeBlocking(
             arguments, environment: extra, standardOutputPath: standardOutputPath,
-            standardErrorPath: standardErrorPath)
+            standardErrorPath: standardErrorPath, directory: directory)
     }
 }
 
 private func runBoxOfficeBlocking(
     _ arguments: [String], environment extra: [String: String], standardOutputPath: String?,
-    standardErrorPath: String?
+    standardErrorPath: String?, directory: URL?
 ) throws -> RunResult {
     let process = Process()
     process.executableURL = ProjectPaths.binary
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
     var environment = ProcessInfo.processInfo.environment
     for name in [
         "KOBIS_API_KEY", "KAKAO_REST_API_KEY", "KOBIS_BASE_URL", "KAKAO_BASE_URL", "BOXOFFICE_CACHE_DIR",

@@ -9,6 +9,13 @@ public struct ReportFilm: Sendable, Equatable {
     public let details: MovieDetails?
     /// The poster, or `nil` when none was found or it could not be loaded.
     public let poster: Poster?
+
+    /// Creates a film of a report.
+    public init(entry: DailyBoxOfficeEntry, details: MovieDetails?, poster: Poster?) {
+        self.entry = entry
+        self.details = details
+        self.poster = poster
+    }
 }
 
 /// A day's chart with every film's details and poster: what the HTML report shows.
@@ -17,6 +24,12 @@ public struct BoxOfficeReport: Sendable, Equatable {
     public let day: Day
     /// The films, in rank order.
     public let films: [ReportFilm]
+
+    /// Creates a report.
+    public init(day: Day, films: [ReportFilm]) {
+        self.day = day
+        self.films = films
+    }
 }
 
 /// Builds the report for a day: the chart, then every film's details and poster, four films at a time.

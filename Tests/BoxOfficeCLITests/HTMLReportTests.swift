@@ -1,0 +1,155 @@
+import BoxOffice
+import Foundation
+import Testing
+
+@testable import BoxOfficeTerminal
+
+@Suite("The HTML report page")
+struct HTMLReportTests {
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+
+    func film(_ title: String, code: String = "20261001", poster: Data? = png, details: Bool = true) -> ReportFilm {
+        let entry = DailyBoxOfficeEntry(
+            rank: 1, rankChange: -2, isNew: false, movieCode: code, title: title, openDate: nil,
+            audienceCount: 147_184, audienceAccumulated: 6_052_885, salesAmount: 1, salesAccumulated: 1,
+            salesShare: 1, screenCount: 1_330, showCount: 6_009)
+        let movie = MovieDetails(
+            movieCode: code, title: title, englishTitle: "Black Sea", openDate: nil, runtimeMinutes: 112,
+            productionYear: 2026, genres: ["스릴러"], directors: ["윤지후"], actors: [], nations: [],
+            watchGrade: nil, companies: [])
+        let image = poster.map {
+            Poster(url: URL(fileURLWithPath: "/p.png"), file: nil, imageData: $0, source: .network)
+        }
+        return ReportFilm(entry: entry, details: details ? movie : nil, poster: image)
+    }
+
+    func page(_ films: [ReportFilm]) -> String {
+        HTMLReport.render(
+            BoxOfficeReport(day: Self.day, films: films), isDemo: true, generated: Date(timeIntervalSince1970: 0))
+    }
+
+    static let day = (try? Day(dashed: "2026-11-21")) ?? { fatalError("a valid test date") }()
+
+    @Test func aTitleCannotInjectMarkupScriptsOrAttributes() {
+        // Given a title from a hostile server
+        let hostile = #"<script>alert(1)</script>"><img src=x onerror=alert(2)>'&"#
+        // When
+        let html = page([film(hostile)])
+        // Then it appears only escaped
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("<img src=x"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&#39;&amp;"))
+    }
+
+    @Test func controlCharactersAndBidiOverridesFromTheAPIsAreReplaced() {
+        // When
+        let html = page([film("검은\u{1B}[2J바다\u{202E}\u{0}")])
+        // Then
+        #expect(!html.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0 })
+        #expect(html.contains("검은\u{FFFD}[2J바다\u{FFFD}\u{FFFD}"))
+    }
+
+    @Test func thePageLoadsNothingFromOutsideAndRunsNoScript() {
+        // When
+        let html = page([film("검은 바다")])
+        // Then
+        #expect(html.contains(#"content="default-src 'none'; img-src data:; style-src 'unsafe-inline'""#))
+        #expect(!html.lowercased().contains("<script"))
+        #expect(!html.contains("http://") && !html.contains("https://"))
+        #expect(!html.contains("<link"))
+    }
+
+    @Test func postersAreEmbeddedAsDataURLsOfTheirOwnType() {
+        // When
+        let html = page([film("검은 바다")])
+        // Then
+        #expect(html.contains(#"src="data:image/png;base64,\#(Self.png.base64EncodedString())""#))
+    }
+
+    @Test func bytesThatAreNotAnImageAreNotEmbedded() {
+        // When
+        let html = page([film("검은 바다", poster: Data("<svg onload=alert(1)>".utf8))])
+        // Then
+        #expect(!html.contains(";base64,"))
+        #expect(html.contains(#"aria-label="No poster""#))
+    }
+
+    @Test func eachFilmHasACardLinkingToItsDetailsSection() {
+        // When
+        let html = page([film("검은 바다", code: "20261011"), film("서울 탈출", code: "20261002", details: false)])
+        // Then
+        #expect(html.contains(##"<a href="#film-20261011">"##) && html.contains(#"id="film-20261011""#))
+        #expect(html.contains(##"<a href="#film-20261002">"##) && html.contains(#"id="film-20261002""#))
+        #expect(html.contains("Details unavailable."))
+        #expect(html.contains("147,184 today · 6,052,885 in all"))
+        #expect(html.contains("▼2"))
+    }
+
+    @Test func aMovieCodeBecomesAnAnchorOfLettersAndDigitsOnly() {
+        #expect(HTMLReport.anchor(#"20"><script>1"#) == "20script1")
+    }
+
+    @Test func itIsReadableOnAPhone() {
+        let html = page([film("검은 바다")])
+        #expect(html.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#))
+        #expect(html.contains("@media (max-width:520px)"))
+    }
+}
+
+@Suite("Inline images in the terminal")
+struct InlineImageTests {
+    @Test(arguments: [
+        (["TERM": "xterm-kitty"], InlineImage.kitty),
+        (["KITTY_WINDOW_ID": "1", "TERM": "xterm-256color"], .kitty),
+        (["TERM_PROGRAM": "ghostty"], .kitty),
+        (["TERM_PROGRAM": "iTerm.app"], .iTerm2),
+        (["LC_TERMINAL": "iTerm2"], .iTerm2),
+        (["TERM_PROGRAM": "WezTerm"], .iTerm2),
+    ])
+    func theProtocolIsDetectedFromTheEnvironment(environment: [String: String], expected: InlineImage) {
+        #expect(InlineImage.detect(environment: environment, isTerminal: true) == expected)
+    }
+
+    @Test(arguments: [
+        ["TERM": "xterm-256color"],
+        ["TERM_PROGRAM": "Apple_Terminal"],
+        ["TERM_PROGRAM": "iTerm.app", "TMUX": "/tmp/tmux-0/default,1,0"],
+        ["TERM": "screen-256color", "TERM_PROGRAM": "iTerm.app"],
+        ["TERM": "dumb", "TERM_PROGRAM": "iTerm.app"],
+    ])
+    func noImageIsSentToOtherTerminalsOrThroughMultiplexers(environment: [String: String]) {
+        #expect(InlineImage.detect(environment: environment, isTerminal: true) == nil)
+    }
+
+    @Test func noImageIsSentWhenStandardOutputIsNotATerminal() {
+        #expect(InlineImage.detect(environment: ["TERM_PROGRAM": "iTerm.app"], isTerminal: false) == nil)
+    }
+
+    @Test func iTerm2GetsTheWholeFileInOneSequence() throws {
+        // When
+        let sequence = try #require(InlineImage.iTerm2.sequence(for: HTMLReportTests.png, columns: 24))
+        // Then
+        let encoded = HTMLReportTests.png.base64EncodedString()
+        #expect(sequence == "\u{1B}]1337;File=inline=1;size=12;width=24;preserveAspectRatio=1:\(encoded)\u{07}")
+    }
+
+    @Test func kittyGetsAPNGInChunksOfAtMost4096Bytes() throws {
+        // Given a PNG whose base64 is 3 chunks long
+        let image = HTMLReportTests.png + Data(repeating: 7, count: 7_000)
+        // When
+        let sequence = try #require(InlineImage.kitty.sequence(for: image, columns: 24))
+        // Then
+        let parts = sequence.components(separatedBy: "\u{1B}\\").filter { !$0.isEmpty }
+        #expect(parts.count == 3)
+        #expect(parts[0].hasPrefix("\u{1B}_Ga=T,f=100,q=2,c=24,m=1;"))
+        #expect(parts[1].hasPrefix("\u{1B}_Gm=1;"))
+        #expect(parts[2].hasPrefix("\u{1B}_Gm=0;"))
+        let payload = parts.map { String($0.split(separator: ";", maxSplits: 1).last ?? "") }
+        #expect(payload.allSatisfy { $0.count <= 4096 })
+        #expect(Data(base64Encoded: payload.joined()) == image)
+    }
+
+    @Test func kittyIsNotSentAJPEG() {
+        #expect(InlineImage.kitty.sequence(for: Data([0xFF, 0xD8, 0xFF, 0xE0]), columns: 24) == nil)
+    }
+}

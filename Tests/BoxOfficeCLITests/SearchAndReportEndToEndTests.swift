@@ -1,0 +1,262 @@
+import Foundation
+import Testing
+
+/// Where a headless Chromium is installed, if anywhere (CI installs Debian's `chromium`).
+enum Chromium {
+    static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Renders `page` in a window of `width` × `height` CSS pixels to a PNG at `screenshot`; gives up after
+    /// 60 seconds.
+    static func screenshot(of page: URL, to screenshot: URL, width: Int, height: Int) async throws {
+        guard let path else { throw FixtureError(message: "Chromium is not installed") }
+        try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                "--user-data-dir=" + FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "chromium-\(UUID().uuidString)"
+                ).path,
+                "--window-size=\(width),\(height)", "--screenshot=\(screenshot.path)", page.absoluteString,
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(60)
+            while process.isRunning, Date() < deadline { usleep(50_000) }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// What a screenshot shows, measured by Fixtures/check_screenshot.py.
+struct ScreenshotFacts: Decodable {
+    let width: Int
+    let height: Int
+    /// The share of saturated pixels: posters, not the page's greys and text.
+    let colorful: Double
+
+    static func of(_ file: URL) async throws -> ScreenshotFacts {
+        let data = try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "python3", ProjectPaths.fixtures.appendingPathComponent("check_screenshot.py").path, file.path,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
+        return try JSONDecoder().decode(ScreenshotFacts.self, from: data)
+    }
+}
+
+/// `boxoffice search` and `boxoffice report`, run as a user would.
+@Suite("boxoffice search and report end to end", .serialized)
+struct SearchAndReportEndToEndTests {
+    struct SearchJSON: Decodable, Equatable {
+        struct Movie: Decodable, Equatable {
+            let movieCode: String
+            let title: String
+            let englishTitle: String
+            let productionYear: Int?
+            let openDate: String?
+            let genres: [String]
+            let directors: [String]
+        }
+        let query: String
+        let total: Int
+        let movies: [Movie]
+    }
+
+    func liveEnvironment(_ server: FixtureServer, cache: TemporaryFolder, kobisKey: String = "test-key")
+        -> [String: String]
+    {
+        [
+            "KOBIS_API_KEY": kobisKey, "KAKAO_REST_API_KEY": "test-rest-key",
+            "KOBIS_BASE_URL": server.baseURL.appendingPathComponent("kobis").absoluteString,
+            "KAKAO_BASE_URL": server.baseURL.appendingPathComponent("kakao").absoluteString,
+            "BOXOFFICE_CACHE_DIR": cache.url.path,
+        ]
+    }
+
+    @Test func searchPrintsEachMatchWithItsCode() async throws {
+        // When
+        let result = try await runBoxOffice(["search", "서울"])
+        // Then
+        #expect(result.status == 0)
+        #expect(result.output.contains("1 film matches \"서울\":"))
+        #expect(result.output.contains("서울 탈출  Escape from Seoul  2026 · opened 2026-10-29 · 액션 · 정민호 · 20261002"))
+    }
+
+    @Test func searchJSONFollowsTheContractExactly() async throws {
+        // When
+        let result = try await runBoxOffice(["search", "서울", "--json"])
+        // Then
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["query", "total", "movies"])
+        let movie = try #require((object["movies"] as? [[String: Any]])?.first)
+        #expect(
+            Set(movie.keys) == [
+                "movieCode", "title", "englishTitle", "productionYear", "openDate", "genres", "directors",
+            ])
+        let search = try JSONDecoder().decode(SearchJSON.self, from: Data(result.output.utf8))
+        #expect(
+            search
+                == SearchJSON(
+                    query: "서울", total: 1,
+                    movies: [
+                        .init(
+                            movieCode: "20261002", title: "서울 탈출", englishTitle: "Escape from Seoul",
+                            productionYear: 2026, openDate: "2026-10-29", genres: ["액션"], directors: ["정민호"])
+                    ]))
+    }
+
+    @Test func aFilmWithoutAnOpenDateHasNullInJSON() async throws {
+        // When
+        let result = try await runBoxOffice(["search", "2001", "--json"])
+        // Then
+        let search = try JSONDecoder().decode(SearchJSON.self, from: Data(result.output.utf8))
+        #expect(search.movies.map(\.openDate) == [nil])
+        #expect(result.output.contains(#""openDate" : null"#))
+    }
+
+    @Test func noMatchIsSuccessWithAnEmptyList() async throws {
+        // When
+        let text = try await runBoxOffice(["search", "없는 영화"])
+        let json = try await runBoxOffice(["search", "없는 영화", "--json"])
+        // Then
+        #expect(text.status == 0 && json.status == 0)
+        #expect(text.output == "No film matches \"없는 영화\".\n")
+        #expect(try JSONDecoder().decode(SearchJSON.self, from: Data(json.output.utf8)) == .init(query: "없는 영화", total: 0, movies: []))
+    }
+
+    @Test(arguments: [[], [""], ["   "], ["\t", " "]])
+    func anEmptyOrBlankTitleIsAUsageError(title: [String]) async throws {
+        // When
+        let result = try await runBoxOffice(["search"] + title)
+        // Then
+        #expect(result.status == 64)
+        #expect(result.errors.hasPrefix("error: missing title: boxoffice search <title>"))
+        #expect(result.output.isEmpty)
+    }
+
+    @Test func liveAgainstALocalServerSearchMatchesTheOfflineRun() async throws {
+        // Given the demo data served as live KOBIS on 127.0.0.1
+        let server = try await FixtureServer.start(script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let cache = TemporaryFolder()
+        // When
+        let live = try await runBoxOffice(["search", "the", "--json"], environment: liveEnvironment(server, cache: cache))
+        let offline = try await runBoxOffice(["search", "the", "--json", "--offline"])
+        // Then
+        #expect(live.status == 0)
+        #expect(live.output == offline.output)
+        #expect(try await server.requests().contains { $0.path.hasPrefix("/kobis/movie/searchMovieList.json?") })
+    }
+
+    @Test func aHostileTitleInSearchResultsCannotDriveTheTerminal() async throws {
+        // Given a server whose titles carry escape sequences and the key
+        let server = try await FixtureServer.start(script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let cache = TemporaryFolder()
+        let environment = liveEnvironment(server, cache: cache, kobisKey: "SENTINEL7Q-escape")
+        // When
+        let text = try await runBoxOffice(["search", "서울"], environment: environment)
+        let json = try await runBoxOffice(["search", "서울", "--json"], environment: environment)
+        // Then
+        for result in [text, json] {
+            #expect(result.status == 0)
+            #expect(!result.output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E })
+            #expect(!result.output.contains("SENTINEL7Q"))
+        }
+    }
+
+    @Test func reportWritesOneSelfContainedPageNamedForTheDayInTheCurrentFolder() async throws {
+        // Given
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let cache = TemporaryFolder()
+        // When
+        let result = try await runBoxOffice(
+            ["report", "--date", "2026-11-20"], environment: ["BOXOFFICE_CACHE_DIR": cache.url.path],
+            directory: folder.url)
+        // Then
+        #expect(result.status == 0, "\(result.errors)")
+        let file = folder.url.appendingPathComponent("boxoffice-2026-11-20.html")
+        #expect(result.output.hasSuffix("boxoffice-2026-11-20.html\n"))
+        let html = try String(contentsOf: file, encoding: .utf8)
+        #expect(html.components(separatedBy: "<li class=\"film\">").count - 1 == 10)
+        #expect(html.components(separatedBy: "src=\"data:image/png;base64,").count - 1 == 20)
+        #expect(html.components(separatedBy: "<section class=\"details\"").count - 1 == 10)
+        #expect(html.contains("붉은 안개"))
+        #expect(!html.contains("https://") && !html.contains("<script"))
+    }
+
+    @Test func reportRefusesAPipeInsteadOfHangingOnIt() async throws {
+        // Given a FIFO where the report should go
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let fifo = folder.url.appendingPathComponent("report.html")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        // When
+        let result = try await runBoxOffice(["report", "--output", fifo.path])
+        // Then
+        #expect(result.status == 1)
+        #expect(result.errors.contains("it is a pipe or socket, not a regular file"))
+    }
+
+    @Test func aHostileServerCannotInjectMarkupOrLeakTheKeyIntoTheReport() async throws {
+        // Given titles carrying markup, escape sequences and the key
+        let server = try await FixtureServer.start(script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let cache = TemporaryFolder()
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let file = folder.url.appendingPathComponent("report.html")
+        // When
+        let result = try await runBoxOffice(
+            ["report", "--date", "2026-11-20", "--output", file.path],
+            environment: liveEnvironment(server, cache: cache, kobisKey: "SENTINEL7Q-escape"))
+        // Then
+        #expect(result.status == 0, "\(result.errors)")
+        let html = try String(contentsOf: file, encoding: .utf8)
+        #expect(!html.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        #expect(!html.contains("SENTINEL7Q"))
+        #expect(html.contains("REDACTED"))
+    }
+
+    @Test(.enabled(if: Chromium.path != nil, "Chromium is not installed (CI installs it)"))
+    func theReportRendersInAHeadlessBrowserWithItsPostersOnDesktopAndPhone() async throws {
+        // Given the report of the latest demo day
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let page = folder.url.appendingPathComponent("report.html")
+        let made = try await runBoxOffice(["report", "--output", page.path])
+        #expect(made.status == 0)
+        // Its posters removed: what a page whose images do not load looks like
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let broken = folder.url.appendingPathComponent("broken.html")
+        try html.replacingOccurrences(of: "data:image/png;base64,", with: "data:image/png;base64,AAAA")
+            .write(to: broken, atomically: true, encoding: .utf8)
+        // When Chromium renders both, as a desktop window and as a phone
+        var facts: [String: ScreenshotFacts] = [:]
+        for (name, file, width, height) in [
+            ("desktop", page, 1000, 1400), ("phone", page, 390, 844), ("broken", broken, 1000, 1400),
+        ] {
+            let shot = folder.url.appendingPathComponent("\(name).png")
+            try await Chromium.screenshot(of: file, to: shot, width: width, height: height)
+            facts[name] = try await ScreenshotFacts.of(shot)
+        }
+        // Then the screenshots have the window's size, and posters fill a good part of them
+        #expect(facts["desktop"]?.width == 1000 && facts["desktop"]?.height == 1400)
+        #expect(facts["phone"]?.width == 390 && facts["phone"]?.height == 844)
+        #expect((facts["desktop"]?.colorful ?? 0) > 0.08)
+        #expect((facts["phone"]?.colorful ?? 0) > 0.08)
+        // and a page whose images fail to load does not pass for one that shows them
+        #expect((facts["broken"]?.colorful ?? 1) < 0.02)
+    }
+}

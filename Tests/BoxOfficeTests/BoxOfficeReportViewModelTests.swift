@@ -1,0 +1,84 @@
+import BoxOffice
+import Foundation
+import Testing
+
+/// A chart of the given titles, one film per title, coded "1", "2", ….
+struct StubCharts: BoxOfficeRepository {
+    var titles: [String] = ["첫째", "둘째", "셋째"]
+    var failure: BoxOfficeError?
+    func dailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
+        if let failure { throw failure }
+        return DailyBoxOffice(
+            day: day,
+            entries: titles.enumerated().map { index, title in
+                DailyBoxOfficeEntry(
+                    rank: index + 1, rankChange: 0, isNew: false, movieCode: "\(index + 1)", title: title,
+                    openDate: nil, audienceCount: 10, audienceAccumulated: 20, salesAmount: 1, salesAccumulated: 1,
+                    salesShare: 1, screenCount: 1, showCount: 1)
+            })
+    }
+}
+
+/// Details for every code but the failing ones.
+struct SelectiveMovies: MovieRepository {
+    var failing: Set<String> = []
+    func movieDetails(code: String) async throws -> MovieDetails {
+        if failing.contains(code) { throw BoxOfficeError.refused("no film \(code)") }
+        return MovieDetails(
+            movieCode: code, title: "film \(code)", englishTitle: "", openDate: nil, runtimeMinutes: nil,
+            productionYear: nil, genres: [], directors: [], actors: [], nations: [], watchGrade: nil, companies: [])
+    }
+}
+
+@MainActor
+@Suite("BoxOfficeReportViewModel")
+struct BoxOfficeReportViewModelTests {
+    @Test func everyFilmOfTheChartIsInTheReportInRankOrderWithDetails() async {
+        // Given
+        let viewModel = BoxOfficeReportViewModel(
+            charts: StubCharts(), movies: SelectiveMovies(), posters: StubPosters(result: .success(nil)))
+        // When
+        await viewModel.load(day("2026-11-21"))
+        // Then
+        let report = viewModel.report.value
+        #expect(report?.day == day("2026-11-21"))
+        #expect(report?.films.map(\.entry.title) == ["첫째", "둘째", "셋째"])
+        #expect(report?.films.map { $0.details?.movieCode } == ["1", "2", "3"])
+        #expect(viewModel.problems.value.isEmpty)
+    }
+
+    @Test func aFilmWhoseDetailsFailStaysInTheReportAndIsListedAsAProblem() async {
+        // Given
+        let viewModel = BoxOfficeReportViewModel(
+            charts: StubCharts(), movies: SelectiveMovies(failing: ["2"]), posters: StubPosters(result: .success(nil)))
+        // When
+        await viewModel.load(day("2026-11-21"))
+        // Then
+        #expect(viewModel.report.value?.films.map { $0.details == nil } == [false, true, false])
+        #expect(viewModel.problems.value == ["둘째: details unavailable: no film 2"])
+    }
+
+    @Test func aPosterThatFailsIsAProblemNotAFailure() async {
+        // Given
+        let viewModel = BoxOfficeReportViewModel(
+            charts: StubCharts(titles: ["하나"]), movies: SelectiveMovies(),
+            posters: StubPosters(result: .failure(StubFailure())))
+        // When
+        await viewModel.load(day("2026-11-21"))
+        // Then
+        #expect(viewModel.report.value?.films.count == 1)
+        #expect(viewModel.problems.value == ["하나: poster unavailable: the stub failed"])
+    }
+
+    @Test func aChartThatFailsFailsTheReport() async {
+        // Given
+        let viewModel = BoxOfficeReportViewModel(
+            charts: StubCharts(failure: .unreachable("KOBIS did not answer")), movies: SelectiveMovies(),
+            posters: StubPosters(result: .success(nil)))
+        // When
+        await viewModel.load(day("2026-11-21"))
+        // Then
+        #expect(viewModel.report.value == nil)
+        #expect(viewModel.errorMessage.value == "KOBIS did not answer")
+    }
+}
