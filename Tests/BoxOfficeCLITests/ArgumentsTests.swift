@@ -27,6 +27,18 @@ struct ArgumentsTests {
                 == .movie(code: "20124079", json: true))
     }
 
+    @Test func searchJoinsItsWordsIntoOneTrimmedTitle() throws {
+        #expect(
+            try Arguments.parse(["search", " 서울", "탈출 ", "--json"]).command == .search(title: "서울 탈출", json: true))
+    }
+
+    @Test func reportTakesADateAndAnOutputFile() throws {
+        #expect(
+            try Arguments.parse(["report", "--output=page.html", "--date", "2026-11-20"]).command
+                == .report(date: try Day(dashed: "2026-11-20"), output: "page.html"))
+        #expect(try Arguments.parse(["report"]).command == .report(date: nil, output: nil))
+    }
+
     @Test func helpWinsOverEverythingElse() throws {
         #expect(try Arguments.parse(["daily", "--bogus", "-h"]).command == .help)
         #expect(try Arguments.parse(["--help"]).command == .help)
@@ -42,6 +54,14 @@ struct ArgumentsTests {
         (["movie", "1", "--mode", "grid"], "--mode does not apply to 'movie'"),
         (["browse", "--json"], "--json does not apply to 'browse'"),
         (["daily", "--verbose"], "unknown option --verbose"),
+        (["search"], "missing title: boxoffice search <title>"),
+        (["search", "\u{1B}[2J"], "the title \"\u{FFFD}[2J\" contains control characters"),
+        (["search", String(repeating: "가", count: 101)], "the title is longer than 100 characters"),
+        (["search", "a", "--date", "2026-11-20"], "--date does not apply to 'search'"),
+        (["report", "--json"], "--json does not apply to 'report'"),
+        (["report", "--output"], "--output needs a value"),
+        (["report", "--output="], "--output needs a file path without control characters"),
+        (["daily", "--output", "x.html"], "--output does not apply to 'daily'"),
     ])
     func usageErrorsSayWhatIsWrong(arguments: [String], message: String) {
         #expect(throws: UsageError.self) { try Arguments.parse(arguments) }
@@ -58,7 +78,7 @@ struct ArgumentsTests {
         let help = Arguments.helpText()
         // Then
         for word in [
-            "daily", "movie", "browse", "--date", "--mode", "--json", "--offline", "--help", "-h",
+            "daily", "movie", "search", "report", "browse", "--output", "--date", "--mode", "--json", "--offline", "--help", "-h",
             "KOBIS_API_KEY",
             "KAKAO_REST_API_KEY", "KOBIS_BASE_URL", "KAKAO_BASE_URL", "BOXOFFICE_CACHE_DIR", "NO_COLOR",
         ] {

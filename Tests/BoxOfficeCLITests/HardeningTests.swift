@@ -30,6 +30,9 @@ struct HardeningTests {
         let cache = TemporaryFolder()
         let notAFolder = TemporaryFolder()
         try Data("a file".utf8).write(to: notAFolder.url)
+        let reports = TemporaryFolder()
+        try FileManager.default.createDirectory(at: reports.url, withIntermediateDirectories: true)
+        let report = { (name: String) in reports.url.appendingPathComponent(name).path }
         let runs: [(arguments: [String], kobis: String, kakao: String, cache: URL)] = [
             (["daily", "--date", "2026-11-20"], "", "", cache.url),
             (["daily", "--date", "2026-11-20", "--json"], "", "", cache.url),
@@ -49,6 +52,13 @@ struct HardeningTests {
             (["movie", "20261006"], "", "-ftp", cache.url),
             (["movie", "20261001", "--json"], "", "", notAFolder.url),
             (["browse"], "", "", cache.url),
+            (["search", "서울"], "", "", cache.url),
+            (["search", "서울", "--json"], "-escape", "", cache.url),
+            (["search", "the"], "-500", "", cache.url),
+            (["search", "the"], "-hang", "", cache.url),
+            (["report", "--date", "2026-11-20", "--output", report("a.html")], "-echo", "", cache.url),
+            (["report", "--date", "2026-11-20", "--output", report("b.html")], "-escape", "-401", cache.url),
+            (["report", "--date", "2026-11-20", "--output", report("c.html")], "-500", "", cache.url),
             (["--help"], "", "", cache.url),
             (["daily", "--date", "2026-13-45"], "", "", cache.url),
         ]
@@ -66,6 +76,13 @@ struct HardeningTests {
         }
         // Then no output showed a key, whole or in part
         #expect(failures.isEmpty, "\(failures)")
+        // And no report holds one
+        let pages = try FileManager.default.contentsOfDirectory(atPath: reports.url.path)
+        #expect(pages.sorted() == ["a.html", "b.html"])
+        for page in pages {
+            let html = try String(contentsOf: reports.url.appendingPathComponent(page), encoding: .utf8)
+            #expect(!html.contains(Self.sentinel.prefix(6)), "\(page) holds a key")
+        }
         // And no file in the cache holds one
         let files =
             FileManager.default.enumerator(at: cache.url, includingPropertiesForKeys: nil)?

@@ -176,6 +176,29 @@ struct SearchAndReportEndToEndTests {
         }
     }
 
+    @Test func browseSearchesAsTheUserTypesThroughARealPseudoTerminal() async throws {
+        // Given the demo data served as live APIs, so the server counts the searches
+        let server = try await FixtureServer.start(script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        // When a person opens the search, types "Seoul" quickly, edits it, opens a result and goes back
+        let transcript = try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "python3", ProjectPaths.fixtures.appendingPathComponent("drive_search.py").path,
+                ProjectPaths.binary.path, server.baseURL.absoluteString,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        // Then every screen showed what it should, and one request was made for the final query
+        #expect(transcript.0 == 0, "\(transcript.1)")
+        #expect(transcript.1.contains("ok: typing quickly made one request, for the final query"))
+    }
+
     @Test func reportWritesOneSelfContainedPageNamedForTheDayInTheCurrentFolder() async throws {
         // Given
         let folder = TemporaryFolder()

@@ -129,6 +129,28 @@ struct MovieSearchViewModelTests {
         #expect(!viewModel.isSettled)
     }
 
+    @Test func typingAKeyAndErasingItWithinThePauseSearchesNothingNew() async {
+        // Given results for "seoul"
+        let repository = GatedSearch()
+        let clock = ManualTimerScheduler()
+        let viewModel = MovieSearchViewModel(repository: repository, scheduler: clock)
+        viewModel.query.value = "seoul"
+        clock.advance(by: .milliseconds(250))
+        await repository.waitUntilSearched(1)
+        repository.release("seoul")
+        await eventually(viewModel.state) { $0.query == "seoul" }
+        // When a key is typed and erased, and a trailing space typed, before the pause ends
+        viewModel.type("q")
+        clock.advance(by: .milliseconds(100))
+        viewModel.deleteBackward()
+        viewModel.type(" ")
+        clock.advance(by: .milliseconds(250))
+        for _ in 0..<100 { await Task.yield() }
+        // Then
+        #expect(repository.searched == ["seoul"])
+        #expect(viewModel.isSettled)
+    }
+
     @Test func clearingTheQueryShowsIdleWithoutSearching() async {
         // Given
         let repository = GatedSearch()

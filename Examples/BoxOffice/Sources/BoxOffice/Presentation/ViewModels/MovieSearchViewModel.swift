@@ -3,9 +3,10 @@ import Foundation
 
 /// The search screen's state: type a title, see the films that match.
 ///
-/// Built from Binding's operators: the query is trimmed, repeated values are dropped, it is debounced
-/// (nothing is asked until the user stops typing for ``debounceInterval``), and each settled query
-/// starts a search that cancels the one before it (`mapLatest`). An answer that arrives for an older
+/// Built from Binding's operators: the query is trimmed, debounced (nothing is asked until the user stops
+/// typing for ``debounceInterval``), a settled query equal to the one before is dropped (typing a key and
+/// erasing it searches nothing), and each new settled query starts a search that cancels the one before
+/// it (`mapLatest`). An answer that arrives for an older
 /// query is never shown, however the requests' answers are ordered.
 @MainActor
 public final class MovieSearchViewModel {
@@ -50,8 +51,9 @@ public final class MovieSearchViewModel {
     public init(
         repository: any MovieSearchRepository, scheduler: some TimerScheduler = .dispatch, limit: Int = 20
     ) {
-        state = query.map(Self.normalized).removeDuplicates()
+        state = query.map(Self.normalized)
             .debounce(for: Self.debounceInterval, scheduler: scheduler)
+            .removeDuplicates()
             .mapLatest(initial: State.idle) { query in
                 guard !query.isEmpty else { return .idle }
                 do {
