@@ -29,7 +29,8 @@ struct ArgumentsTests {
 
     @Test func searchJoinsItsWordsIntoOneTrimmedTitle() throws {
         #expect(
-            try Arguments.parse(["search", " 서울", "탈출 ", "--json"]).command == .search(title: "서울 탈출", json: true))
+            try Arguments.parse(["search", " 서울", "탈출 ", "--json"]).command
+                == .search(title: "서울 탈출", json: true))
     }
 
     @Test func reportTakesADateAndAnOutputFile() throws {
@@ -78,7 +79,8 @@ struct ArgumentsTests {
         let help = Arguments.helpText()
         // Then
         for word in [
-            "daily", "movie", "search", "report", "browse", "--output", "--date", "--mode", "--json", "--offline", "--help", "-h",
+            "daily", "movie", "search", "report", "browse", "--output", "--date", "--mode", "--json",
+            "--offline", "--help", "-h",
             "KOBIS_API_KEY",
             "KAKAO_REST_API_KEY", "KOBIS_BASE_URL", "KAKAO_BASE_URL", "BOXOFFICE_CACHE_DIR", "NO_COLOR",
         ] {

@@ -8,7 +8,9 @@ import Testing
 struct HTMLReportTests {
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
 
-    func film(_ title: String, code: String = "20261001", poster: Data? = png, details: Bool = true) -> ReportFilm {
+    func film(_ title: String, code: String = "20261001", poster: Data? = png, details: Bool = true)
+        -> ReportFilm
+    {
         let entry = DailyBoxOfficeEntry(
             rank: 1, rankChange: -2, isNew: false, movieCode: code, title: title, openDate: nil,
             audienceCount: 147_184, audienceAccumulated: 6_052_885, salesAmount: 1, salesAccumulated: 1,
@@ -25,7 +27,8 @@ struct HTMLReportTests {
 
     func page(_ films: [ReportFilm]) -> String {
         HTMLReport.render(
-            BoxOfficeReport(day: Self.day, films: films), isDemo: true, generated: Date(timeIntervalSince1970: 0))
+            BoxOfficeReport(day: Self.day, films: films), isDemo: true,
+            generated: Date(timeIntervalSince1970: 0))
     }
 
     static let day = (try? Day(dashed: "2026-11-21")) ?? { fatalError("a valid test date") }()
@@ -38,7 +41,10 @@ struct HTMLReportTests {
         // Then it appears only escaped
         #expect(!html.contains("<script"))
         #expect(!html.contains("<img src=x"))
-        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&#39;&amp;"))
+        #expect(
+            html.contains(
+                "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&#39;&amp;")
+        )
     }
 
     @Test func controlCharactersAndBidiOverridesFromTheAPIsAreReplaced() {
@@ -130,7 +136,8 @@ struct InlineImageTests {
         let sequence = try #require(InlineImage.iTerm2.sequence(for: HTMLReportTests.png, columns: 24))
         // Then
         let encoded = HTMLReportTests.png.base64EncodedString()
-        #expect(sequence == "\u{1B}]1337;File=inline=1;size=12;width=24;preserveAspectRatio=1:\(encoded)\u{07}")
+        #expect(
+            sequence == "\u{1B}]1337;File=inline=1;size=12;width=24;preserveAspectRatio=1:\(encoded)\u{07}")
     }
 
     @Test func kittyGetsAPNGInChunksOfAtMost4096Bytes() throws {

@@ -15,9 +15,10 @@ enum Chromium {
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = [
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                "--user-data-dir=" + FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "chromium-\(UUID().uuidString)"
-                ).path,
+                "--user-data-dir="
+                    + FileManager.default.temporaryDirectory.appendingPathComponent(
+                        "chromium-\(UUID().uuidString)"
+                    ).path,
                 "--window-size=\(width),\(height)", "--screenshot=\(screenshot.path)", page.absoluteString,
             ]
             process.standardOutput = FileHandle.nullDevice
@@ -43,7 +44,8 @@ struct ScreenshotFacts: Decodable {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [
-                "python3", ProjectPaths.fixtures.appendingPathComponent("check_screenshot.py").path, file.path,
+                "python3", ProjectPaths.fixtures.appendingPathComponent("check_screenshot.py").path,
+                file.path,
             ]
             let output = Pipe()
             process.standardOutput = output
@@ -91,7 +93,9 @@ struct SearchAndReportEndToEndTests {
         // Then
         #expect(result.status == 0)
         #expect(result.output.contains("1 film matches \"서울\":"))
-        #expect(result.output.contains("서울 탈출  Escape from Seoul  2026 · opened 2026-10-29 · 액션 · 정민호 · 20261002"))
+        #expect(
+            result.output.contains("서울 탈출  Escape from Seoul  2026 · opened 2026-10-29 · 액션 · 정민호 · 20261002")
+        )
     }
 
     @Test func searchJSONFollowsTheContractExactly() async throws {
@@ -99,7 +103,8 @@ struct SearchAndReportEndToEndTests {
         let result = try await runBoxOffice(["search", "서울", "--json"])
         // Then
         #expect(result.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["query", "total", "movies"])
         let movie = try #require((object["movies"] as? [[String: Any]])?.first)
         #expect(
@@ -134,7 +139,9 @@ struct SearchAndReportEndToEndTests {
         // Then
         #expect(text.status == 0 && json.status == 0)
         #expect(text.output == "No film matches \"없는 영화\".\n")
-        #expect(try JSONDecoder().decode(SearchJSON.self, from: Data(json.output.utf8)) == .init(query: "없는 영화", total: 0, movies: []))
+        #expect(
+            try JSONDecoder().decode(SearchJSON.self, from: Data(json.output.utf8))
+                == .init(query: "없는 영화", total: 0, movies: []))
     }
 
     @Test(arguments: [[], [""], ["   "], ["\t", " "]])
@@ -149,20 +156,24 @@ struct SearchAndReportEndToEndTests {
 
     @Test func liveAgainstALocalServerSearchMatchesTheOfflineRun() async throws {
         // Given the demo data served as live KOBIS on 127.0.0.1
-        let server = try await FixtureServer.start(script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let server = try await FixtureServer.start(
+            script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
         let cache = TemporaryFolder()
         // When
-        let live = try await runBoxOffice(["search", "the", "--json"], environment: liveEnvironment(server, cache: cache))
+        let live = try await runBoxOffice(
+            ["search", "the", "--json"], environment: liveEnvironment(server, cache: cache))
         let offline = try await runBoxOffice(["search", "the", "--json", "--offline"])
         // Then
         #expect(live.status == 0)
         #expect(live.output == offline.output)
-        #expect(try await server.requests().contains { $0.path.hasPrefix("/kobis/movie/searchMovieList.json?") })
+        #expect(
+            try await server.requests().contains { $0.path.hasPrefix("/kobis/movie/searchMovieList.json?") })
     }
 
     @Test func aHostileTitleInSearchResultsCannotDriveTheTerminal() async throws {
         // Given a server whose titles carry escape sequences and the key
-        let server = try await FixtureServer.start(script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let server = try await FixtureServer.start(
+            script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
         let cache = TemporaryFolder()
         let environment = liveEnvironment(server, cache: cache, kobisKey: "SENTINEL7Q-escape")
         // When
@@ -171,14 +182,18 @@ struct SearchAndReportEndToEndTests {
         // Then
         for result in [text, json] {
             #expect(result.status == 0)
-            #expect(!result.output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E })
+            #expect(
+                !result.output.unicodeScalars.contains {
+                    $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x202E
+                })
             #expect(!result.output.contains("SENTINEL7Q"))
         }
     }
 
     @Test func browseSearchesAsTheUserTypesThroughARealPseudoTerminal() async throws {
         // Given the demo data served as live APIs, so the server counts the searches
-        let server = try await FixtureServer.start(script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let server = try await FixtureServer.start(
+            script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
         // When a person opens the search, types "Seoul" quickly, edits it, opens a result and goes back
         let transcript = try await offThePool {
             let process = Process()
@@ -235,7 +250,8 @@ struct SearchAndReportEndToEndTests {
 
     @Test func aHostileServerCannotInjectMarkupOrLeakTheKeyIntoTheReport() async throws {
         // Given titles carrying markup, escape sequences and the key
-        let server = try await FixtureServer.start(script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let server = try await FixtureServer.start(
+            script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
         let cache = TemporaryFolder()
         let folder = TemporaryFolder()
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)

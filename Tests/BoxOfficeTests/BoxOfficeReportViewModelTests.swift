@@ -13,7 +13,8 @@ struct StubCharts: BoxOfficeRepository {
             entries: titles.enumerated().map { index, title in
                 DailyBoxOfficeEntry(
                     rank: index + 1, rankChange: 0, isNew: false, movieCode: "\(index + 1)", title: title,
-                    openDate: nil, audienceCount: 10, audienceAccumulated: 20, salesAmount: 1, salesAccumulated: 1,
+                    openDate: nil, audienceCount: 10, audienceAccumulated: 20, salesAmount: 1,
+                    salesAccumulated: 1,
                     salesShare: 1, screenCount: 1, showCount: 1)
             })
     }
@@ -26,7 +27,8 @@ struct SelectiveMovies: MovieRepository {
         if failing.contains(code) { throw BoxOfficeError.refused("no film \(code)") }
         return MovieDetails(
             movieCode: code, title: "film \(code)", englishTitle: "", openDate: nil, runtimeMinutes: nil,
-            productionYear: nil, genres: [], directors: [], actors: [], nations: [], watchGrade: nil, companies: [])
+            productionYear: nil, genres: [], directors: [], actors: [], nations: [], watchGrade: nil,
+            companies: [])
     }
 }
 
@@ -50,7 +52,8 @@ struct BoxOfficeReportViewModelTests {
     @Test func aFilmWhoseDetailsFailStaysInTheReportAndIsListedAsAProblem() async {
         // Given
         let viewModel = BoxOfficeReportViewModel(
-            charts: StubCharts(), movies: SelectiveMovies(failing: ["2"]), posters: StubPosters(result: .success(nil)))
+            charts: StubCharts(), movies: SelectiveMovies(failing: ["2"]),
+            posters: StubPosters(result: .success(nil)))
         // When
         await viewModel.load(day("2026-11-21"))
         // Then

@@ -5,14 +5,17 @@ import Testing
 /// fetched or cached.
 @Suite("The example's layers")
 struct LayeringTests {
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/BoxOffice/Sources/BoxOffice")
 
     /// Every `import` line of the Swift files under `folder`, with the file's name.
     func imports(under folder: String) throws -> [(file: String, module: String)] {
         let root = Self.sources.appendingPathComponent(folder)
-        let files = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") }
+        let files = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap {
+            $0 as? String
+        }
+        .filter { $0.hasSuffix(".swift") }
         #expect(!files.isEmpty, "no sources under \(folder)")
         return try files.flatMap { file in
             try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
@@ -25,7 +28,9 @@ struct LayeringTests {
     @Test(arguments: ["Domain", "Presentation"])
     func domainAndPresentationImportNeitherNetworkLayerNorCacheKit(folder: String) throws {
         // When
-        let forbidden = try imports(under: folder).filter { ["NetworkLayer", "CacheKit", "DIKit"].contains($0.module) }
+        let forbidden = try imports(under: folder).filter {
+            ["NetworkLayer", "CacheKit", "DIKit"].contains($0.module)
+        }
         // Then
         #expect(forbidden.isEmpty, "\(forbidden)")
     }

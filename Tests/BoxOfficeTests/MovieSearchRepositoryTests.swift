@@ -11,7 +11,8 @@ import Testing
 @Suite("Movie search through the KOBIS repository")
 struct MovieSearchRepositoryTests {
     func repository(answering json: String, status: Int = 200) -> KobisBoxOfficeRepository {
-        KobisBoxOfficeRepository(api: KobisAPI(key: "k"), provider: NetworkProvider(session: .json(json, status: status)))
+        KobisBoxOfficeRepository(
+            api: KobisAPI(key: "k"), provider: NetworkProvider(session: .json(json, status: status)))
     }
 
     @Test func theSearchRequestCarriesTheTitleThePageAndTheLimit() async throws {
@@ -22,7 +23,8 @@ struct MovieSearchRepositoryTests {
             requests.append(request)
             return try await demoSession.response(for: request)
         }
-        let repository = KobisBoxOfficeRepository(api: KobisAPI(key: "K3Y"), provider: NetworkProvider(session: session))
+        let repository = KobisBoxOfficeRepository(
+            api: KobisAPI(key: "K3Y"), provider: NetworkProvider(session: session))
         // When
         _ = try await repository.searchMovies(title: "서울 탈출", limit: 5)
         // Then
@@ -37,7 +39,8 @@ struct MovieSearchRepositoryTests {
 
     @Test func theDemoDataAnswersSearchesOverItsOwnFilmsByKoreanOrEnglishTitle() async throws {
         // Given
-        let repository = KobisBoxOfficeRepository(api: KobisAPI(key: "demo"), provider: NetworkProvider(session: try demo.session()))
+        let repository = KobisBoxOfficeRepository(
+            api: KobisAPI(key: "demo"), provider: NetworkProvider(session: try demo.session()))
         // When
         let korean = try await repository.searchMovies(title: "서울", limit: 20)
         let english = try await repository.searchMovies(title: "escape FROM", limit: 20)
@@ -53,7 +56,8 @@ struct MovieSearchRepositoryTests {
 
     @Test func theLimitCutsThePageButNotTheTotal() async throws {
         // Given
-        let repository = KobisBoxOfficeRepository(api: KobisAPI(key: "demo"), provider: NetworkProvider(session: try demo.session()))
+        let repository = KobisBoxOfficeRepository(
+            api: KobisAPI(key: "demo"), provider: NetworkProvider(session: try demo.session()))
         // When
         let result = try await repository.searchMovies(title: "the", limit: 2)
         // Then
@@ -116,7 +120,8 @@ struct MovieSearchRepositoryTests {
             try await Task.sleep(for: .seconds(30))
             return (Data(), try StubSession.makeResponse(for: request, status: 200))
         }
-        let repository = KobisBoxOfficeRepository(api: KobisAPI(key: "k"), provider: NetworkProvider(session: slow))
+        let repository = KobisBoxOfficeRepository(
+            api: KobisAPI(key: "k"), provider: NetworkProvider(session: slow))
         let task = Task { try await repository.searchMovies(title: "a", limit: 10) }
         // When
         task.cancel()

@@ -29,7 +29,8 @@ final class GatedSearch: MovieSearchRepository, @unchecked Sendable {
             lock.unlock()
         }
         if failing.contains(title) { throw BoxOfficeError.unreachable("the network is down") }
-        return MovieSearchResult(query: title, totalCount: 1, movies: [Self.movie(title: "film for \(title)")])
+        return MovieSearchResult(
+            query: title, totalCount: 1, movies: [Self.movie(title: "film for \(title)")])
     }
 
     func release(_ title: String) {

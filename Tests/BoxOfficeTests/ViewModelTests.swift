@@ -161,7 +161,8 @@ struct StubPosters: PosterProviding {
 @Suite("MovieDetailsViewModel")
 struct MovieDetailsViewModelTests {
     let poster = Poster(
-        url: URL(string: "https://example.com/p.png")!, file: URL(fileURLWithPath: "/tmp/p"), imageData: Data([1, 2, 3]),
+        url: URL(string: "https://example.com/p.png")!, file: URL(fileURLWithPath: "/tmp/p"),
+        imageData: Data([1, 2, 3]),
         source: .network)
 
     @Test func detailsComeFirstThenThePoster() async {

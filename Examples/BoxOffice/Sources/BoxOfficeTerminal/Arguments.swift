@@ -1,5 +1,5 @@
-import Foundation
 import BoxOffice
+import Foundation
 
 /// What the user asked for.
 public enum Command: Equatable, Sendable {
@@ -121,7 +121,8 @@ public enum Arguments {
                 given.append("--mode")
             case "--output":
                 let text = try value(for: "--output", inline: inline)
-                guard !text.isEmpty, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+                guard !text.isEmpty,
+                    !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
                 else {
                     throw UsageError(message: "--output needs a file path without control characters")
                 }
@@ -165,7 +166,8 @@ public enum Arguments {
             return Invocation(command: .movie(code: code, json: json), offline: offline)
         case "search":
             try reject(["--date", "--mode", "--output"])
-            return Invocation(command: .search(title: try searchTitle(operands), json: json), offline: offline)
+            return Invocation(
+                command: .search(title: try searchTitle(operands), json: json), offline: offline)
         case "report":
             try reject(["--mode", "--json"])
             guard operands.isEmpty else {

@@ -177,7 +177,8 @@ public enum BoxOfficeApp {
             output.print(
                 try JSONOutput.render(
                     JSONOutput.Search(
-                        query: title, total: result.totalCount, movies: result.movies.map(JSONOutput.Found.init))))
+                        query: title, total: result.totalCount,
+                        movies: result.movies.map(JSONOutput.Found.init))))
             return 0
         }
         output.print(SearchRenderer.summary(result, screen: screen))
@@ -192,7 +193,9 @@ public enum BoxOfficeApp {
     ) async throws -> Int32 {
         let viewModel = try container.resolve(BoxOfficeReportViewModel.self)
         let spinner = Spinner()
-        if environment.isKobisLive || environment.isKakaoLive { spinner.start("Making the report for \(day)…") }
+        if environment.isKobisLive || environment.isKakaoLive {
+            spinner.start("Making the report for \(day)…")
+        }
         await viewModel.load(day)
         spinner.stop()
         guard let report = viewModel.report.value else {
@@ -200,7 +203,8 @@ public enum BoxOfficeApp {
             return 1
         }
         for problem in viewModel.problems.value { output.warning(problem) }
-        let html = output.scrubbed(HTMLReport.render(report, isDemo: !environment.isKobisLive, generated: Date()))
+        let html = output.scrubbed(
+            HTMLReport.render(report, isDemo: !environment.isKobisLive, generated: Date()))
         let file = URL(fileURLWithPath: path ?? "boxoffice-\(day.dashed).html")
         do {
             try ReportFile.write(html, to: file)
@@ -232,7 +236,8 @@ public enum BoxOfficeApp {
         // Every view model comes from the container; the coordinator is given factories that resolve them.
         let coordinator = BrowseCoordinator(
             dailyViewModel: dailyViewModel, presenter: view,
-            makeDetailsViewModel: { code in try container.resolve(MovieDetailsViewModel.self, argument: code) },
+            makeDetailsViewModel: { code in try container.resolve(MovieDetailsViewModel.self, argument: code)
+            },
             makeSearchViewModel: { try container.resolve(MovieSearchViewModel.self) })
         view.coordinator = coordinator
         coordinator.start()

@@ -153,7 +153,8 @@ final class BrowseView: BrowsePresenting {
             }
             lines += [
                 "",
-                style.dim("←/→ day · ↑/↓ select · Enter details · / search · g list/grid · r refresh · q quit"),
+                style.dim(
+                    "←/→ day · ↑/↓ select · Enter details · / search · g list/grid · r refresh · q quit"),
             ]
             if let failure { lines.append(style.red("error: " + screenSize.line(failure))) }
             terminal.draw(lines)
@@ -176,13 +177,17 @@ final class BrowseView: BrowsePresenting {
     }
 
     private func searchLines(_ viewModel: MovieSearchViewModel) -> [String] {
-        var lines = [style.bold("Search films by title"), "", "/ " + screenSize.line(viewModel.query.value) + "▏", ""]
+        var lines = [
+            style.bold("Search films by title"), "", "/ " + screenSize.line(viewModel.query.value) + "▏", "",
+        ]
         let state = viewModel.state.value
         switch state {
         case .idle:
             lines.append(style.dim(viewModel.isSettled ? "Type part of a title." : "Searching…"))
         case .results(let result):
-            lines.append(SearchRenderer.summary(result, screen: screenSize) + (viewModel.isSettled ? "" : style.dim("  searching…")))
+            lines.append(
+                SearchRenderer.summary(result, screen: screenSize)
+                    + (viewModel.isSettled ? "" : style.dim("  searching…")))
             searchSelection = min(searchSelection, max(result.movies.count - 1, 0))
             lines += SearchRenderer.results(result.movies, screen: screenSize, selected: searchSelection)
         case .failed(_, let message):

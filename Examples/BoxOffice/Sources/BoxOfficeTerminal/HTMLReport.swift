@@ -77,8 +77,14 @@ enum HTMLReport {
         let list = { (names: [String]) in names.isEmpty ? "-" : names.joined(separator: ", ") }
         let rows: [(String, String)] = [
             ("Rank", "\(entry.rank) (\(change(entry)))"),
-            ("Audience", "\(Renderers.grouped(entry.audienceCount)) today, \(Renderers.grouped(entry.audienceAccumulated)) in all"),
-            ("Screens", "\(Renderers.grouped(entry.screenCount)) screens, \(Renderers.grouped(entry.showCount)) showings"),
+            (
+                "Audience",
+                "\(Renderers.grouped(entry.audienceCount)) today, \(Renderers.grouped(entry.audienceAccumulated)) in all"
+            ),
+            (
+                "Screens",
+                "\(Renderers.grouped(entry.screenCount)) screens, \(Renderers.grouped(entry.showCount)) showings"
+            ),
             ("Opened", movie.openDate?.dashed ?? "-"),
             ("Runtime", movie.runtimeMinutes.map { "\($0) min" } ?? "-"),
             ("Genres", list(movie.genres)),
@@ -93,7 +99,8 @@ enum HTMLReport {
 
     private static func posterImage(_ poster: Poster?, title: String, className: String) -> String {
         guard let poster, let type = imageType(poster.imageData) else {
-            return "<div class=\"\(className) missing\" role=\"img\" aria-label=\"No poster\">\(escape(title))</div>"
+            return
+                "<div class=\"\(className) missing\" role=\"img\" aria-label=\"No poster\">\(escape(title))</div>"
         }
         return "<img class=\"\(className)\" alt=\"Poster of \(escape(title))\" src=\"data:\(type);base64,"
             + poster.imageData.base64EncodedString() + "\">"
@@ -120,7 +127,9 @@ enum HTMLReport {
     }
 
     private static func changeClass(_ entry: DailyBoxOfficeEntry) -> String {
-        entry.isNew ? "change new" : entry.rankChange > 0 ? "change up" : entry.rankChange < 0 ? "change down" : "change"
+        entry.isNew
+            ? "change new"
+            : entry.rankChange > 0 ? "change up" : entry.rankChange < 0 ? "change down" : "change"
     }
 
     /// `text` safe in HTML text and in quoted attributes: `&`, `<`, `>`, `"` and `'` escaped, and every
@@ -143,7 +152,10 @@ enum HTMLReport {
 
     /// A movie code as an anchor name: its ASCII letters and digits only.
     static func anchor(_ code: String) -> String {
-        String(code.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        String(
+            code.unicodeScalars.filter {
+                $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
+            }
             .map(Character.init))
     }
 

@@ -49,7 +49,8 @@ enum InlineImage: Equatable {
             var chunks: [Substring] = []
             var start = encoded.startIndex
             while start < encoded.endIndex {
-                let end = encoded.index(start, offsetBy: 4096, limitedBy: encoded.endIndex) ?? encoded.endIndex
+                let end =
+                    encoded.index(start, offsetBy: 4096, limitedBy: encoded.endIndex) ?? encoded.endIndex
                 chunks.append(encoded[start..<end])
                 start = end
             }

@@ -13,7 +13,8 @@ enum ReportFile {
     }
 
     static func write(_ html: String, to file: URL) throws {
-        if let type = try? FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType,
+        if let type = try? FileManager.default.attributesOfItem(atPath: file.path)[.type]
+            as? FileAttributeType,
             type != .typeRegular
         {
             let kind =

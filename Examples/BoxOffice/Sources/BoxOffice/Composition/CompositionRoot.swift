@@ -70,7 +70,8 @@ public enum CompositionRoot {
         }
         container.registerOnMainActor(BoxOfficeReportViewModel.self) { @MainActor resolver in
             BoxOfficeReportViewModel(
-                charts: try resolver.resolve(), movies: try resolver.resolve(), posters: try resolver.resolve())
+                charts: try resolver.resolve(), movies: try resolver.resolve(),
+                posters: try resolver.resolve())
         }
         container.registerOnMainActor(MovieSearchViewModel.self) { @MainActor resolver in
             MovieSearchViewModel(repository: try resolver.resolve(), scheduler: .dispatch)

@@ -68,7 +68,8 @@ public struct DemoData: Sendable {
                 return try Self.answer(request, file("kobis/movie/\(code).json") ?? Data(fault.utf8))
             case "searchMovieList.json":
                 let limit = min(max(Int(query["itemPerPage"] ?? "") ?? 10, 1), 100)
-                return try Self.answer(request, try Self.searchAnswer(films, title: query["movieNm"] ?? "", limit: limit))
+                return try Self.answer(
+                    request, try Self.searchAnswer(films, title: query["movieNm"] ?? "", limit: limit))
             case "image":
                 let searched = query["query"] ?? ""
                 let code = titles.first { searched == "\($0.value) 영화 포스터" }?.key
@@ -95,7 +96,8 @@ public struct DemoData: Sendable {
         }
         let movies = matches.prefix(limit).map { film in
             KobisMovieListResponse.Movie(
-                movieCd: film.movieCd, movieNm: film.movieNm, movieNmEn: film.movieNmEn, prdtYear: film.prdtYear,
+                movieCd: film.movieCd, movieNm: film.movieNm, movieNmEn: film.movieNmEn,
+                prdtYear: film.prdtYear,
                 openDt: film.openDt, genreAlt: film.genres.map(\.genreNm).joined(separator: ","),
                 directors: film.directors.map { KobisMovieListResponse.Person(peopleNm: $0.peopleNm) })
         }
@@ -109,8 +111,10 @@ public struct DemoData: Sendable {
         let folder = directory.appendingPathComponent("kobis/movie")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
-            file("kobis/movie/\(name)").flatMap { try? JSONDecoder().decode(KobisMovieInfoResponse.self, from: $0) }?
-                .movieInfoResult.movieInfo
+            file("kobis/movie/\(name)").flatMap {
+                try? JSONDecoder().decode(KobisMovieInfoResponse.self, from: $0)
+            }?
+            .movieInfoResult.movieInfo
         }
     }
 

@@ -84,7 +84,8 @@ extension MovieSearchResult {
     public init(query: String, response: KobisMovieListResponse) throws(KobisMappingError) {
         let result = response.movieListResult
         guard result.totCnt >= 0 else {
-            throw KobisMappingError(field: "totCnt", value: "\(result.totCnt)", location: "the search for \(query)")
+            throw KobisMappingError(
+                field: "totCnt", value: "\(result.totCnt)", location: "the search for \(query)")
         }
         let trimmed = { (text: String) in text.trimmingCharacters(in: .whitespaces) }
         var movies: [MovieSummary] = []

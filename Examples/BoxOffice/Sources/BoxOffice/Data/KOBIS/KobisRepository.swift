@@ -33,7 +33,8 @@ public struct KobisBoxOfficeRepository: BoxOfficeRepository, MovieRepository, Mo
     /// The matches, from `searchMovieList`; `limit` is clamped to KOBIS's 1 to 100.
     public func searchMovies(title: String, limit: Int) async throws -> MovieSearchResult {
         try await DataErrors.translating {
-            let response = try await provider.send(api.movieList(title: title, limit: min(max(limit, 1), 100)))
+            let response = try await provider.send(
+                api.movieList(title: title, limit: min(max(limit, 1), 100)))
             return try MovieSearchResult(query: title, response: response)
         }
     }

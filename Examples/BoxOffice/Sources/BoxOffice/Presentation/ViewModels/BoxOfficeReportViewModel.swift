@@ -78,7 +78,8 @@ public final class BoxOfficeReportViewModel {
         problems.value = loaded.flatMap(\.problems)
     }
 
-    private func loadFilms(_ entries: [DailyBoxOfficeEntry]) async -> [(film: ReportFilm, problems: [String])] {
+    private func loadFilms(_ entries: [DailyBoxOfficeEntry]) async -> [(film: ReportFilm, problems: [String])]
+    {
         let movies = movies
         let posters = posters
         var results: [(Int, ReportFilm, [String])] = []
