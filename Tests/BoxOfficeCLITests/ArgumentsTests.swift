@@ -130,5 +130,19 @@ struct TextWidthTests {
         #expect(RawTerminal.decode([0x0D])?.0 == .enter)
         #expect(RawTerminal.decode([0x03])?.0 == .interrupt)
         #expect(RawTerminal.decode(Array("g".utf8))?.0 == .character("g"))
+        #expect(RawTerminal.decode([0x7F])?.0 == .backspace)
+    }
+
+    @Test func aLongerEscapeSequenceIsOneIgnoredKeyNotEscapeFollowedByText() {
+        // Given Delete (ESC [ 3 ~), Ctrl-→ (ESC [ 1 ; 5 C) and F5 (ESC [ 1 5 ~)
+        for bytes: [UInt8] in [
+            [0x1B, 0x5B, 0x33, 0x7E], [0x1B, 0x5B, 0x31, 0x3B, 0x35, 0x43], [0x1B, 0x5B, 0x31, 0x35, 0x7E],
+        ] {
+            // When / Then
+            let decoded = RawTerminal.decode(bytes)
+            #expect(decoded?.0 == .ignored)
+            #expect(decoded?.1 == bytes.count)
+            #expect(RawTerminal.decode(Array(bytes.dropLast()))?.0 == nil)
+        }
     }
 }

@@ -3,8 +3,22 @@ import Testing
 
 /// Where a headless Chromium is installed, if anywhere (CI installs Debian's `chromium`).
 enum Chromium {
-    static let path = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// `BOXOFFICE_CHROMIUM` when set (CI sets it whenever it has a browser, and then the test must run),
+    /// else the first `chromium`, `chromium-browser` or `google-chrome` on the `PATH`.
+    static let required = ProcessInfo.processInfo.environment["BOXOFFICE_CHROMIUM"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    static let path: String? = {
+        if let required { return required }
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+        for name in ["chromium", "chromium-browser", "google-chrome"] {
+            for folder in folders where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+                return "\(folder)/\(name)"
+            }
+        }
+        return nil
+    }()
 
     /// Renders `page` in a window of `width` × `height` CSS pixels to a PNG at `screenshot`; gives up after
     /// 60 seconds.
@@ -229,7 +243,7 @@ struct SearchAndReportEndToEndTests {
         #expect(result.output.hasSuffix("boxoffice-2026-11-20.html\n"))
         let html = try String(contentsOf: file, encoding: .utf8)
         #expect(html.components(separatedBy: "<li class=\"film\">").count - 1 == 10)
-        #expect(html.components(separatedBy: "src=\"data:image/png;base64,").count - 1 == 20)
+        #expect(html.components(separatedBy: "url(\"data:image/png;base64,").count - 1 == 10)
         #expect(html.components(separatedBy: "<section class=\"details\"").count - 1 == 10)
         #expect(html.contains("붉은 안개"))
         #expect(!html.contains("https://") && !html.contains("<script"))
@@ -242,10 +256,26 @@ struct SearchAndReportEndToEndTests {
         let fifo = folder.url.appendingPathComponent("report.html")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         // When
-        let result = try await runBoxOffice(["report", "--output", fifo.path])
+        let result = try await runBoxOffice(
+            ["report", "--output", fifo.path], environment: ["BOXOFFICE_CACHE_DIR": folder.url.path])
         // Then
         #expect(result.status == 1)
         #expect(result.errors.contains("it is a pipe or socket, not a regular file"))
+    }
+
+    @Test func reportIntoAMissingFolderFailsBeforeAnyRequest() async throws {
+        // Given a live KOBIS on 127.0.0.1 that counts requests
+        let server = try await FixtureServer.start(
+            script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let cache = TemporaryFolder()
+        // When
+        let result = try await runBoxOffice(
+            ["report", "--output", cache.url.appendingPathComponent("no/such/folder/r.html").path],
+            environment: liveEnvironment(server, cache: cache))
+        // Then
+        #expect(result.status == 1)
+        #expect(result.errors.contains("its folder does not exist"))
+        #expect(try await server.requests().isEmpty)
     }
 
     @Test func aHostileServerCannotInjectMarkupOrLeakTheKeyIntoTheReport() async throws {
@@ -263,18 +293,30 @@ struct SearchAndReportEndToEndTests {
         // Then
         #expect(result.status == 0, "\(result.errors)")
         let html = try String(contentsOf: file, encoding: .utf8)
+        #expect(!html.contains("<script") && !html.contains("<img"))
+        #expect(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;")
+        )
         #expect(!html.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
         #expect(!html.contains("SENTINEL7Q"))
         #expect(html.contains("REDACTED"))
     }
 
-    @Test(.enabled(if: Chromium.path != nil, "Chromium is not installed (CI installs it)"))
+    @Test(
+        .enabled(
+            if: Chromium.path != nil, "Chromium is not installed (CI installs it, and then this test runs)"))
     func theReportRendersInAHeadlessBrowserWithItsPostersOnDesktopAndPhone() async throws {
         // Given the report of the latest demo day
         let folder = TemporaryFolder()
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
         let page = folder.url.appendingPathComponent("report.html")
-        let made = try await runBoxOffice(["report", "--output", page.path])
+        if let required = Chromium.required {
+            #expect(
+                FileManager.default.isExecutableFile(atPath: required),
+                "BOXOFFICE_CHROMIUM=\(required) is not a program")
+        }
+        let made = try await runBoxOffice(
+            ["report", "--output", page.path], environment: ["BOXOFFICE_CACHE_DIR": folder.url.path])
         #expect(made.status == 0)
         // Its posters removed: what a page whose images do not load looks like
         let html = try String(contentsOf: page, encoding: .utf8)

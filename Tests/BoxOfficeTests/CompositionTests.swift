@@ -1,6 +1,8 @@
 import BoxOffice
 import DIKit
 import Foundation
+import NetworkLayer
+import TestSupport
 import Testing
 
 @Suite("Composition root and coordinators")
@@ -21,19 +23,33 @@ struct CompositionTests {
         #expect(report.captiveDependencies.isEmpty, "\(report)")
         _ = try container.resolve(MovieDetailsViewModel.self, argument: "20261001")
         _ = try container.resolve(DailyBoxOfficeViewModel.self, argument: day("2026-11-21"))
+        _ = try container.resolve(MovieSearchViewModel.self)
+        _ = try container.resolve(BoxOfficeReportViewModel.self)
     }
 
-    @Test func theKobisRepositoryIsOneRegistrationServingBothProtocols() throws {
-        // Given
+    @Test func theKobisRepositoryIsOneRegistrationServingAllThreeProtocols() async throws {
+        // Given the app's container, and a child that replaces only the KOBIS repository's registration
+        // with one whose key is "child"
         let folder = TemporaryFolder()
         let container = CompositionRoot.makeContainer(
             environment: try offlineEnvironment(folder), demoData: try demo)
-        // When
-        let boxOffice = try container.resolve(BoxOfficeRepository.self)
-        let movies = try container.resolve(MovieRepository.self)
-        // Then
-        #expect(boxOffice is KobisBoxOfficeRepository)
-        #expect(movies is KobisBoxOfficeRepository)
+        let requests = Recorder<String>()
+        let child = container.makeChild()
+        child.register(KobisBoxOfficeRepository.self, scope: .singleton) { _ in
+            let session = StubSession { request in
+                requests.append(request.url?.query ?? "")
+                return (Data("{}".utf8), try StubSession.makeResponse(for: request, status: 200))
+            }
+            return KobisBoxOfficeRepository(
+                api: KobisAPI(key: "child"), provider: NetworkProvider(session: session))
+        }
+        // When each protocol is resolved from the child and used
+        _ = try? await child.resolve(BoxOfficeRepository.self).dailyBoxOffice(for: day("2026-11-21"))
+        _ = try? await child.resolve(MovieRepository.self).movieDetails(code: "1")
+        _ = try? await child.resolve(MovieSearchRepository.self).searchMovies(title: "a", limit: 1)
+        // Then all three are served by that one registration
+        #expect(requests.values.count == 3)
+        #expect(requests.values.allSatisfy { $0.contains("key=child") })
     }
 
     @Test func offlineTheDefaultDayIsTheLatestDemoDayAndLiveItIsYesterdayInKorea() throws {

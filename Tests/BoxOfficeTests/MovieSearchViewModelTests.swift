@@ -11,6 +11,8 @@ final class GatedSearch: MovieSearchRepository, @unchecked Sendable {
     private let lock = NSLock()
     private var gates: [String: CheckedContinuation<Void, Never>] = [:]
     private var queries: [String] = []
+    private var cancelledQueries: [String] = []
+    private var returnedQueries: [String] = []
     let failing: Set<String>
 
     init(failing: Set<String> = []) { self.failing = failing }
@@ -21,16 +23,43 @@ final class GatedSearch: MovieSearchRepository, @unchecked Sendable {
         return queries
     }
 
+    /// The searches whose task was cancelled while they waited.
+    var cancelled: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelledQueries
+    }
+
+    /// The searches that have returned (late ones included).
+    var returned: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return returnedQueries
+    }
+
     func searchMovies(title: String, limit: Int) async throws -> MovieSearchResult {
-        await withCheckedContinuation { continuation in
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                lock.lock()
+                gates[title] = continuation
+                queries.append(title)
+                lock.unlock()
+            }
+        } onCancel: {
             lock.lock()
-            gates[title] = continuation
-            queries.append(title)
+            cancelledQueries.append(title)
             lock.unlock()
         }
+        defer { markReturned(title) }
         if failing.contains(title) { throw BoxOfficeError.unreachable("the network is down") }
         return MovieSearchResult(
             query: title, totalCount: 1, movies: [Self.movie(title: "film for \(title)")])
+    }
+
+    private func markReturned(_ title: String) {
+        lock.lock()
+        returnedQueries.append(title)
+        lock.unlock()
     }
 
     func release(_ title: String) {
@@ -42,6 +71,10 @@ final class GatedSearch: MovieSearchRepository, @unchecked Sendable {
 
     func waitUntilSearched(_ count: Int) async {
         while searched.count < count { await Task.yield() }
+    }
+
+    func waitUntilReturned(_ title: String) async {
+        while !returned.contains(title) { await Task.yield() }
     }
 
     static func movie(title: String) -> MovieSummary {
@@ -65,7 +98,7 @@ func eventually<Value: Sendable>(_ observable: Observable<Value>, _ condition: (
 }
 
 @MainActor
-@Suite("MovieSearchViewModel")
+@Suite("MovieSearchViewModel", .timeLimit(.minutes(1)))
 struct MovieSearchViewModelTests {
     @Test func typingQuicklySearchesOnlyTheFinalQueryOnceTheUserPauses() async {
         // Given
@@ -107,10 +140,29 @@ struct MovieSearchViewModelTests {
         repository.release("new")
         await eventually(viewModel.state) { $0.query == "new" }
         repository.release("old")
-        for _ in 0..<100 { await Task.yield() }
+        await repository.waitUntilReturned("old")
+        for _ in 0..<1_000 { await Task.yield() }
         // Then the results are still those for "new"
         #expect(viewModel.state.value.query == "new")
         #expect(viewModel.state.value.movies.map(\.title) == ["film for new"])
+    }
+
+    @Test func aNewQueryCancelsTheSearchStillRunningForTheOldOne() async {
+        // Given a search for "old" still running
+        let repository = GatedSearch()
+        let clock = ManualTimerScheduler()
+        let viewModel = MovieSearchViewModel(repository: repository, scheduler: clock)
+        viewModel.query.value = "old"
+        clock.advance(by: .milliseconds(250))
+        await repository.waitUntilSearched(1)
+        // When a new query settles
+        viewModel.query.value = "new"
+        clock.advance(by: .milliseconds(250))
+        await repository.waitUntilSearched(2)
+        // Then the old search's task was cancelled, the new one's not
+        #expect(repository.cancelled == ["old"])
+        repository.release("old")
+        repository.release("new")
     }
 
     @Test func whileTypingTheShownResultsAreMarkedUnsettled() async {

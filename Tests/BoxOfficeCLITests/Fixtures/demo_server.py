@@ -19,7 +19,7 @@ where a careless server would echo it):
   KOBIS key ending "-html"     HTTP 200 with an HTML page instead of JSON
   KOBIS key ending "-404"      HTTP 404 with a body shaped like Kakao's errors
   KOBIS key ending "-hang"     no answer for 5 seconds (the client's timeout fires first)
-  KOBIS key ending "-escape"   titles carrying terminal escape sequences, C1 controls and the key itself
+  KOBIS key ending "-escape"   titles carrying HTML markup, terminal escape sequences, C1 controls and the key
   KOBIS key ending "-echo"     titles with the key where a table column ends (cut before scrubbed, it shows)
   Kakao key ending "-401"      HTTP 401 whose message quotes the key
   Kakao key ending "-notimage" posters that are HTML pages
@@ -41,6 +41,7 @@ hits = {}
 requests = []
 lock = threading.Lock()
 ESCAPES = "\x1b[2J\x1b]0;PWNED\x07\u009b31m\u202e"
+MARKUP = "<script>alert(1)</script>\"><img src=x onerror=alert(2)>"
 
 
 def load(path):
@@ -131,12 +132,13 @@ class Handler(BaseHTTPRequestHandler):
                 if key.endswith("-echo"):
                     row["movieNm"] = "X" * 20 + key + " " + row["movieNm"]
                 else:
-                    row["movieNm"] = row["movieNm"] + ESCAPES + key
+                    row["movieNm"] = row["movieNm"] + MARKUP + ESCAPES + key
             self.send(200, json.dumps(daily, ensure_ascii=False).encode())
         elif url.path == "/kobis/movie/searchMovieInfo.json" and key.endswith("-escape"):
             info = json.loads(load(f"kobis/movie/{query.get('movieCd', '')}.json") or b"{}")
             movie = info.get("movieInfoResult", {}).get("movieInfo", {})
-            movie["movieNm"] = movie.get("movieNm", "") + ESCAPES + key
+            movie["movieNm"] = movie.get("movieNm", "") + MARKUP + ESCAPES + key
+            movie["directors"] = [{"peopleNm": MARKUP, "peopleNmEn": ""}]
             self.send(200, json.dumps(info, ensure_ascii=False).encode())
         elif url.path == "/kobis/movie/searchMovieList.json":
             time.sleep(float(os.environ.get("SEARCH_DELAY", "0")))

@@ -58,7 +58,8 @@ public enum BoxOfficeApp {
         }
         let screen = Screen(
             style: Style.forStandardOutput(environment: variables),
-            columns: Screen.columns(environment: variables), secrets: output.secrets)
+            columns: Screen.columns(environment: variables), rows: Screen.rows(environment: variables),
+            secrets: output.secrets)
         do {
             switch invocation.command {
             case .daily(let date, let mode, let json):
@@ -191,6 +192,13 @@ public enum BoxOfficeApp {
     private static func report(
         day: Day, path: String?, container: Container, output: Output, environment: AppEnvironment
     ) async throws -> Int32 {
+        let file = URL(fileURLWithPath: path ?? "boxoffice-\(day.dashed).html")
+        do {
+            try ReportFile.check(file)
+        } catch {
+            output.error("cannot write the report to \(file.path): \(error)")
+            return 1
+        }
         let viewModel = try container.resolve(BoxOfficeReportViewModel.self)
         let spinner = Spinner()
         if environment.isKobisLive || environment.isKakaoLive {
@@ -205,7 +213,6 @@ public enum BoxOfficeApp {
         for problem in viewModel.problems.value { output.warning(problem) }
         let html = output.scrubbed(
             HTMLReport.render(report, isDemo: !environment.isKobisLive, generated: Date()))
-        let file = URL(fileURLWithPath: path ?? "boxoffice-\(day.dashed).html")
         do {
             try ReportFile.write(html, to: file)
         } catch {

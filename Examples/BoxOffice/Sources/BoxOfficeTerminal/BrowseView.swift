@@ -19,6 +19,9 @@ final class BrowseView: BrowsePresenting {
     private var bindings = SubscriptionBag()
     private var selection = 0
     private var searchSelection = 0
+    /// The search results as last drawn: the keys act on what the user sees, not on a newer answer that
+    /// has not been drawn yet.
+    private var shownResults: [MovieSummary] = []
     private var failure: String?
     weak var coordinator: BrowseCoordinator?
 
@@ -110,7 +113,7 @@ final class BrowseView: BrowsePresenting {
 
     /// In the search every printable key is typed into the query; Esc closes it.
     private func handleSearch(_ key: Key, _ viewModel: MovieSearchViewModel) {
-        let movies = viewModel.state.value.movies
+        let movies = shownResults
         switch key {
         case .escape: coordinator?.closeSearch()
         case .backspace: viewModel.deleteBackward()
@@ -121,8 +124,11 @@ final class BrowseView: BrowsePresenting {
                 coordinator?.showDetails(movieCode: movies[searchSelection].movieCode)
             }
         case .character(let character):
-            // Keys are typed as text; a control character (Tab, Ctrl-…) never enters the query.
-            if !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            // Keys are typed as text; a control character (Tab, Ctrl-…) never enters the query, and a
+            // paste stops at the longest title searched for.
+            if !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
+                viewModel.query.value.count < Arguments.maximumTitleLength
+            {
                 viewModel.type(character)
             }
         default: break
@@ -177,10 +183,11 @@ final class BrowseView: BrowsePresenting {
     }
 
     private func searchLines(_ viewModel: MovieSearchViewModel) -> [String] {
-        var lines = [
-            style.bold("Search films by title"), "", "/ " + screenSize.line(viewModel.query.value) + "▏", "",
-        ]
+        let query = TextWidth.truncate(
+            screenSize.line(viewModel.query.value), to: max((screenSize.columns ?? 80) - 3, 10))
+        var lines = [style.bold("Search films by title"), "", "/ " + query + "▏", ""]
         let state = viewModel.state.value
+        shownResults = state.movies
         switch state {
         case .idle:
             lines.append(style.dim(viewModel.isSettled ? "Type part of a title." : "Searching…"))
@@ -189,7 +196,12 @@ final class BrowseView: BrowsePresenting {
                 SearchRenderer.summary(result, screen: screenSize)
                     + (viewModel.isSettled ? "" : style.dim("  searching…")))
             searchSelection = min(searchSelection, max(result.movies.count - 1, 0))
-            lines += SearchRenderer.results(result.movies, screen: screenSize, selected: searchSelection)
+            // As many results as fit the screen (4 lines above, 2 below, the summary), scrolled to keep
+            // the selection in view.
+            let fitting = max((screenSize.rows ?? Int.max) - 8, 1)
+            let first = min(max(searchSelection - fitting + 1, 0), max(result.movies.count - fitting, 0))
+            let window = Array(result.movies.dropFirst(first).prefix(fitting))
+            lines += SearchRenderer.results(window, screen: screenSize, selected: searchSelection - first)
         case .failed(_, let message):
             lines.append(style.red("error: " + screenSize.line(message)))
         }

@@ -4,18 +4,31 @@ import Foundation
 /// The `report` command's page: one self-contained HTML file, the day's chart as a poster grid and a
 /// details section per film.
 ///
-/// Self-contained: posters are embedded as `data:` URLs, styles are inline, and a Content-Security-Policy
-/// forbids every script and every request, so the file works when moved or mailed and cannot call out.
-/// Every string from the APIs is HTML-escaped and cleaned of control characters; movie codes become
-/// anchors only as letters and digits.
+/// Self-contained: each poster is embedded once, as a `data:` URL in the page's stylesheet (shown by the
+/// card and the details), styles are inline, and a Content-Security-Policy forbids every script and
+/// every request, so the file works when moved or mailed and cannot call out. Only images of at most
+/// ``maximumEmbeddedBytes`` are embedded. Every string from the APIs is HTML-escaped and cleaned of
+/// control characters; anchors are numbered by position, so no code from a server names one.
 enum HTMLReport {
     /// The page for `report`.
     /// - Parameters:
     ///   - report: The day's films.
     ///   - isDemo: Whether the data is the bundled demo data (said on the page).
     ///   - generated: When the page was made, shown in its footer.
+    /// The largest poster embedded: 2 MB (a larger one shows the placeholder, so a page stays mailable).
+    static let maximumEmbeddedBytes = 2 * 1024 * 1024
+
     static func render(_ report: BoxOfficeReport, isDemo: Bool, generated: Date) -> String {
         let title = "Daily box office \(report.day.dashed)"
+        var posterRules = ""
+        for (index, film) in report.films.enumerated() {
+            guard let poster = film.poster, poster.imageData.count <= maximumEmbeddedBytes,
+                let type = imageType(poster.imageData)
+            else { continue }
+            posterRules +=
+                ".p\(index){background-image:url(\"data:\(type);base64,"
+                + poster.imageData.base64EncodedString() + "\")}\n"
+        }
         var html = """
             <!doctype html>
             <html lang="ko">
@@ -24,7 +37,8 @@ enum HTMLReport {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
             <title>\(escape(title))</title>
-            <style>\(stylesheet)</style>
+            <style>\(stylesheet)
+            \(posterRules)</style>
             </head>
             <body>
             <header><h1>\(escape(title))</h1>
@@ -35,9 +49,9 @@ enum HTMLReport {
             html += "<p class=\"empty\">No box office data for \(escape(report.day.dashed)).</p>\n"
         } else {
             html += "<ol class=\"chart\">\n"
-            for film in report.films { html += card(film) }
+            for (index, film) in report.films.enumerated() { html += card(film, index: index) }
             html += "</ol>\n"
-            for film in report.films { html += details(film) }
+            for (index, film) in report.films.enumerated() { html += details(film, index: index) }
         }
         let stamp = ISO8601DateFormatter().string(from: generated)
         html += """
@@ -50,12 +64,12 @@ enum HTMLReport {
         return html
     }
 
-    private static func card(_ film: ReportFilm) -> String {
+    private static func card(_ film: ReportFilm, index: Int) -> String {
         let entry = film.entry
         let title = escape(entry.title)
         return """
-            <li class="film"><a href="#film-\(anchor(entry.movieCode))">
-            \(posterImage(film.poster, title: entry.title, className: "poster"))
+            <li class="film"><a href="#film-\(index + 1)">
+            \(posterImage(film.poster, title: entry.title, className: "poster", index: index))
             <span class="rank">\(entry.rank)</span> <span class="\(changeClass(entry))">\(escape(change(entry)))</span>
             <h2>\(title)</h2>
             <p class="audience">\(Renderers.grouped(entry.audienceCount)) today · \(Renderers.grouped(entry.audienceAccumulated)) in all</p>
@@ -64,10 +78,12 @@ enum HTMLReport {
             """
     }
 
-    private static func details(_ film: ReportFilm) -> String {
+    private static func details(_ film: ReportFilm, index: Int) -> String {
         let entry = film.entry
-        var html = "<section class=\"details\" id=\"film-\(anchor(entry.movieCode))\">\n"
-        html += posterImage(film.poster, title: entry.title, className: "poster-small") + "\n<div>\n"
+        var html = "<section class=\"details\" id=\"film-\(index + 1)\">\n"
+        html +=
+            posterImage(film.poster, title: entry.title, className: "poster-small", index: index)
+            + "\n<div>\n"
         guard let movie = film.details else {
             return html + "<h2>\(escape(entry.title))</h2>\n<p>Details unavailable.</p>\n</div>\n</section>\n"
         }
@@ -97,13 +113,15 @@ enum HTMLReport {
         return html + "</dl>\n</div>\n</section>\n"
     }
 
-    private static func posterImage(_ poster: Poster?, title: String, className: String) -> String {
-        guard let poster, let type = imageType(poster.imageData) else {
+    private static func posterImage(_ poster: Poster?, title: String, className: String, index: Int) -> String
+    {
+        guard let poster, poster.imageData.count <= maximumEmbeddedBytes, imageType(poster.imageData) != nil
+        else {
             return
                 "<div class=\"\(className) missing\" role=\"img\" aria-label=\"No poster\">\(escape(title))</div>"
         }
-        return "<img class=\"\(className)\" alt=\"Poster of \(escape(title))\" src=\"data:\(type);base64,"
-            + poster.imageData.base64EncodedString() + "\">"
+        return
+            "<div class=\"\(className) p\(index)\" role=\"img\" aria-label=\"Poster of \(escape(title))\"></div>"
     }
 
     /// The MIME type of an image, from its first bytes; `nil` for anything else, which is not embedded.
@@ -150,15 +168,6 @@ enum HTMLReport {
         return result
     }
 
-    /// A movie code as an anchor name: its ASCII letters and digits only.
-    static func anchor(_ code: String) -> String {
-        String(
-            code.unicodeScalars.filter {
-                $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
-            }
-            .map(Character.init))
-    }
-
     private static let stylesheet = """
         :root{color-scheme:light dark;--fg:#1d1d1f;--bg:#f5f5f7;--card:#fff;--dim:#6e6e73;--up:#c62828;--down:#1565c0;--new:#b26a00}
         @media (prefers-color-scheme:dark){:root{--fg:#f5f5f7;--bg:#111;--card:#1e1e20;--dim:#a1a1a6}}
@@ -166,7 +175,7 @@ enum HTMLReport {
         header,main,footer{max-width:1100px;margin:0 auto;padding:16px}h1{margin:8px 0;font-size:1.6rem}.note,footer,small,.audience{color:var(--dim)}
         .chart{list-style:none;padding:0;margin:0;display:grid;gap:14px;grid-template-columns:repeat(auto-fill,minmax(150px,1fr))}
         .film a{display:block;height:100%;padding:8px;border-radius:12px;background:var(--card);color:inherit;text-decoration:none;box-shadow:0 1px 3px #0002}
-        .poster,.poster-small{display:block;width:100%;aspect-ratio:2/3;object-fit:cover;border-radius:8px;background:#8883}
+        .poster,.poster-small{display:block;width:100%;aspect-ratio:2/3;border-radius:8px;background:#8883 center/cover no-repeat}
         .missing{display:flex;align-items:center;justify-content:center;text-align:center;padding:8px;color:var(--dim)}
         .rank{font-weight:700;font-size:1.2rem}.change{font-size:.85rem;color:var(--dim)}.up{color:var(--up)}.down{color:var(--down)}.new{color:var(--new);font-weight:700}
         .film h2{font-size:1rem;margin:4px 0;overflow-wrap:anywhere}.audience{font-size:.85rem;margin:0}

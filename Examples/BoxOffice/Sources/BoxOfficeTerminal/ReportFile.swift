@@ -12,7 +12,21 @@ enum ReportFile {
         var description: String { "it is \(kind), not a regular file" }
     }
 
-    static func write(_ html: String, to file: URL) throws {
+    /// A folder that does not exist where the report should go.
+    struct MissingFolder: Error, CustomStringConvertible {
+        /// One line.
+        var description: String { "its folder does not exist" }
+    }
+
+    /// Throws unless `file` can be written: its folder exists, and nothing but a regular file is there.
+    /// Checked before any request is made, so a bad path fails at once.
+    static func check(_ file: URL) throws {
+        var isFolder: ObjCBool = false
+        let folder = file.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
+        else {
+            throw MissingFolder()
+        }
         if let type = try? FileManager.default.attributesOfItem(atPath: file.path)[.type]
             as? FileAttributeType,
             type != .typeRegular
@@ -26,6 +40,11 @@ enum ReportFile {
                 }
             throw NotARegularFile(kind: kind)
         }
+    }
+
+    /// Writes `html` to `file`, after checking it again.
+    static func write(_ html: String, to file: URL) throws {
+        try check(file)
         try Data(html.utf8).write(to: file, options: .atomic)
     }
 }

@@ -12,6 +12,8 @@ struct Screen {
     let style: Style
     /// The width lines are fitted to; `nil` when unknown (output to a pipe without `COLUMNS`).
     let columns: Int?
+    /// The terminal's height, for screens that must fit it (the interactive search); `nil` when unknown.
+    var rows: Int? = nil
     /// The run's API keys.
     var secrets: [String] = []
 
@@ -23,6 +25,18 @@ struct Screen {
     /// `text` from outside as one clean line, with the run's keys hidden.
     func line(_ text: String) -> String {
         Output.scrub(TerminalText.line(text), secrets: secrets)
+    }
+
+    /// The terminal's height: `LINES` when it holds a sensible number, else the height standard output
+    /// reports when it is a terminal, else unknown.
+    static func rows(environment: [String: String]) -> Int? {
+        if let text = environment["LINES"], let value = Int(text), (1...10_000).contains(value) {
+            return value
+        }
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0
+        else { return nil }
+        return Int(size.ws_row)
     }
 
     /// The terminal's width: `COLUMNS` when it holds a sensible number, else the width standard output

@@ -4,6 +4,8 @@ import Foundation
 /// A key the interactive mode understands.
 enum Key: Equatable, Sendable {
     case up, down, left, right, enter, escape, interrupt, backspace
+    /// A key the app does not use (Delete, Home, F5, …), read whole so none of its bytes act as keys.
+    case ignored
     case character(Character)
 }
 
@@ -93,14 +95,20 @@ final class RawTerminal: @unchecked Sendable {
         case 0x1B:
             if bytes.count == 1 { return nil }
             guard bytes[1] == 0x5B || bytes[1] == 0x4F else { return (.escape, 1) }
-            guard bytes.count >= 3 else { return nil }
-            switch bytes[2] {
-            case 0x41: return (.up, 3)
-            case 0x42: return (.down, 3)
-            case 0x43: return (.right, 3)
-            case 0x44: return (.left, 3)
-            default: return (.escape, 3)
+            // A CSI or SS3 sequence runs to its final byte (0x40–0x7E): `ESC [ 3 ~` is Delete, one key.
+            guard let final = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else {
+                // Unfinished; a sequence that never ends within 16 bytes is dropped, not waited on.
+                return bytes.count >= 16 ? (.ignored, bytes.count) : nil
             }
+            let key: Key =
+                switch (final == 2, bytes[final]) {
+                case (true, 0x41): .up
+                case (true, 0x42): .down
+                case (true, 0x43): .right
+                case (true, 0x44): .left
+                default: .ignored
+                }
+            return (key, final + 1)
         default:
             let length = first < 0x80 ? 1 : first < 0xE0 ? 2 : first < 0xF0 ? 3 : 4
             guard bytes.count >= length else { return nil }

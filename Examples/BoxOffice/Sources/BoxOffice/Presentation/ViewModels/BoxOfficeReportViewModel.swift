@@ -74,6 +74,8 @@ public final class BoxOfficeReportViewModel {
             return
         }
         let loaded = await loadFilms(chart.entries)
+        // A cancelled load publishes nothing: its films' details were cut short, not unavailable.
+        guard !Task.isCancelled else { return }
         report.value = BoxOfficeReport(day: day, films: loaded.map(\.film))
         problems.value = loaded.flatMap(\.problems)
     }
@@ -112,12 +114,14 @@ public final class BoxOfficeReportViewModel {
         var poster: Poster?
         do {
             details = try await movies.movieDetails(code: entry.movieCode)
+        } catch is CancellationError {
         } catch {
             problems.append("\(entry.title): details unavailable: \(ErrorMessage.describe(error))")
         }
         if let details {
             do {
                 poster = try await posters.poster(for: details)
+            } catch is CancellationError {
             } catch {
                 problems.append("\(entry.title): poster unavailable: \(ErrorMessage.describe(error))")
             }

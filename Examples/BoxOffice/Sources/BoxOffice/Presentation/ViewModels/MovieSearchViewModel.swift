@@ -6,8 +6,9 @@ import Foundation
 /// Built from Binding's operators: the query is trimmed, debounced (nothing is asked until the user stops
 /// typing for ``debounceInterval``), a settled query equal to the one before is dropped (typing a key and
 /// erasing it searches nothing), and each new settled query starts a search that cancels the one before
-/// it (`mapLatest`). An answer that arrives for an older
-/// query is never shown, however the requests' answers are ordered.
+/// it (`mapLatest`). An answer for an older query that arrives after a newer query settled is dropped,
+/// however the requests' answers are ordered (one already being published at that instant is followed,
+/// and replaced, by the newer query's answer).
 @MainActor
 public final class MovieSearchViewModel {
     /// What the results area shows.
