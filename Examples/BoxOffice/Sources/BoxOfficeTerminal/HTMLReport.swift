@@ -10,21 +10,19 @@ import Foundation
 /// ``maximumEmbeddedBytes`` are embedded. Every string from the APIs is HTML-escaped and cleaned of
 /// control characters; anchors are numbered by position, so no code from a server names one.
 enum HTMLReport {
+    /// The largest poster embedded: 2 MB (a larger one shows the placeholder, so a page stays mailable).
+    static let maximumEmbeddedBytes = 2 * 1024 * 1024
+
     /// The page for `report`.
     /// - Parameters:
     ///   - report: The day's films.
     ///   - isDemo: Whether the data is the bundled demo data (said on the page).
     ///   - generated: When the page was made, shown in its footer.
-    /// The largest poster embedded: 2 MB (a larger one shows the placeholder, so a page stays mailable).
-    static let maximumEmbeddedBytes = 2 * 1024 * 1024
-
     static func render(_ report: BoxOfficeReport, isDemo: Bool, generated: Date) -> String {
         let title = "Daily box office \(report.day.dashed)"
         var posterRules = ""
         for (index, film) in report.films.enumerated() {
-            guard let poster = film.poster, poster.imageData.count <= maximumEmbeddedBytes,
-                let type = imageType(poster.imageData)
-            else { continue }
+            guard let poster = film.poster, let type = embeddedType(poster) else { continue }
             posterRules +=
                 ".p\(index){background-image:url(\"data:\(type);base64,"
                 + poster.imageData.base64EncodedString() + "\")}\n"
@@ -115,7 +113,7 @@ enum HTMLReport {
 
     private static func posterImage(_ poster: Poster?, title: String, className: String, index: Int) -> String
     {
-        guard let poster, poster.imageData.count <= maximumEmbeddedBytes, imageType(poster.imageData) != nil
+        guard let poster, embeddedType(poster) != nil
         else {
             return
                 "<div class=\"\(className) missing\" role=\"img\" aria-label=\"No poster\">\(escape(title))</div>"
@@ -124,17 +122,10 @@ enum HTMLReport {
             "<div class=\"\(className) p\(index)\" role=\"img\" aria-label=\"Poster of \(escape(title))\"></div>"
     }
 
-    /// The MIME type of an image, from its first bytes; `nil` for anything else, which is not embedded.
-    static func imageType(_ data: Data) -> String? {
-        let bytes = [UInt8](data.prefix(12))
-        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
-        }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
-        if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "image/gif" }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
-        return nil
+    /// The media type `poster` is embedded as, or `nil` when it is not embedded (not an image, or larger
+    /// than ``maximumEmbeddedBytes``).
+    private static func embeddedType(_ poster: Poster) -> String? {
+        poster.imageData.count <= maximumEmbeddedBytes ? poster.mediaType : nil
     }
 
     private static func change(_ entry: DailyBoxOfficeEntry) -> String {

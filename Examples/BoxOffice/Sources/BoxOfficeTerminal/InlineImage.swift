@@ -1,3 +1,4 @@
+import BoxOffice
 import Foundation
 
 /// Shows an image inside the terminal, for terminals that have an inline image protocol.
@@ -43,7 +44,7 @@ enum InlineImage: Equatable {
             return "\u{1B}]1337;File=inline=1;size=\(image.count);width=\(columns);preserveAspectRatio=1:"
                 + encoded + "\u{07}"
         case .kitty:
-            guard HTMLReport.imageType(image) == "image/png" else { return nil }
+            guard Poster.mediaType(of: image) == "image/png" else { return nil }
             // At most 4096 base64 bytes per escape; `m=1` says more follow. `q=2` asks the terminal not
             // to answer, so no reply lands in the shell's input.
             var chunks: [Substring] = []

@@ -138,6 +138,23 @@ public struct Poster: Hashable, Sendable {
     /// The image's size in bytes.
     public var byteCount: Int { imageData.count }
 
+    /// The image's media type (`image/png`, `image/jpeg`, `image/gif`, `image/webp`).
+    public var mediaType: String? { Self.mediaType(of: imageData) }
+
+    /// The media type of `data` from its first bytes: a PNG, JPEG, GIF or WebP file; `nil` for anything
+    /// else.
+    public static func mediaType(of data: Data) -> String? {
+        let bytes = [UInt8](data.prefix(12))
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "image/gif" }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
+        return nil
+    }
+
     /// Creates a poster.
     public init(url: URL, file: URL?, imageData: Data, source: PosterSource) {
         self.url = url

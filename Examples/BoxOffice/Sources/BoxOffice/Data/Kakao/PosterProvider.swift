@@ -113,14 +113,6 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Throws unless `data` is at most `limit` bytes and starts like an image file.
     static func checkImage(_ data: Data, limit: Int) throws(PosterError) {
         guard data.count <= limit else { throw .tooLarge(bytes: data.count, limit: limit) }
-        let bytes = [UInt8](data.prefix(12))
-        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
-        }
-        let png = starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        let jpeg = starts([0xFF, 0xD8, 0xFF])
-        let gif = starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8))
-        let webp = starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)
-        guard png || jpeg || gif || webp else { throw .notAnImage }
+        guard Poster.mediaType(of: data) != nil else { throw .notAnImage }
     }
 }
