@@ -5,9 +5,12 @@ import Foundation
 public enum CacheSource: String, Sendable, Hashable {
     /// The memory tier.
     case memory
-    /// The disk tier (the value has now been promoted to memory).
+    /// The disk tier (the value has now been promoted to the tiers in front of it).
     case disk
-    /// The loader passed to ``Cache/lookup(forKey:orLoad:)`` (the value has now been stored in both tiers).
+    /// A tier of your own, plugged in through ``CacheStorage`` (the value has now been promoted to the
+    /// tiers in front of it).
+    case custom
+    /// The loader passed to ``Cache/lookup(forKey:orLoad:)`` (the value has now been stored in every tier).
     case loader
 }
 
@@ -19,7 +22,59 @@ public struct CachedValue<Value: Sendable>: Sendable {
     public let source: CacheSource
 }
 
-/// A two-tier cache: ``MemoryStorage`` in front of ``DiskStorage``, behind one async API.
+/// Expirations for one entry, per kind of tier.
+public struct CacheExpirations: Sendable, Hashable {
+    /// The expiration in ``MemoryStorage`` tiers; each tier's default when `nil`.
+    public var memory: CacheExpiration?
+    /// The expiration in every other tier (``DiskStorage`` and tiers you plug in); each tier's default
+    /// when `nil`.
+    public var disk: CacheExpiration?
+
+    /// Creates expirations per kind of tier.
+    /// - Parameters:
+    ///   - memory: For ``MemoryStorage`` tiers; their default when `nil`.
+    ///   - disk: For every other tier; their default when `nil`.
+    public init(memory: CacheExpiration?, disk: CacheExpiration?) {
+        self.memory = memory
+        self.disk = disk
+    }
+
+    /// The same expiration in every tier; each tier's default when `nil`.
+    /// - Parameter expiration: The expiration.
+    /// - Returns: Expirations with `expiration` for both kinds of tier.
+    public static func all(_ expiration: CacheExpiration?) -> CacheExpirations {
+        CacheExpirations(memory: expiration, disk: expiration)
+    }
+}
+
+/// What a loader passed to ``Cache/value(forKey:orLoadWithExpiration:)`` returns: the value and how long
+/// to keep it, for example from an HTTP response's `Cache-Control: max-age`.
+public struct LoadedValue<Value: Sendable>: Sendable {
+    /// The loaded value.
+    public var value: Value
+    /// How long each kind of tier keeps it.
+    public var expirations: CacheExpirations
+
+    /// A loaded value kept for `expiration` in every tier (each tier's default when `nil`).
+    /// - Parameters:
+    ///   - value: The loaded value.
+    ///   - expiration: Its expiration in every tier.
+    public init(_ value: Value, expiration: CacheExpiration?) {
+        self.init(value, expirations: .all(expiration))
+    }
+
+    /// A loaded value with an expiration per kind of tier.
+    /// - Parameters:
+    ///   - value: The loaded value.
+    ///   - expirations: Its expirations.
+    public init(_ value: Value, expirations: CacheExpirations) {
+        self.value = value
+        self.expirations = expirations
+    }
+}
+
+/// A cache of tiers asked in order: by default ``MemoryStorage`` in front of ``DiskStorage``, behind one
+/// async API; any ``CacheStorage`` can be put in front of, between or behind them.
 ///
 /// ```swift
 /// let posters = try Cache<Data>(name: "posters")
@@ -28,29 +83,48 @@ public struct CachedValue<Value: Sendable>: Sendable {
 /// }
 /// ```
 ///
-/// Stores write through to both tiers; a disk hit is promoted to memory. Memory work happens on the
-/// caller's thread (it is a few hundred nanoseconds under a lock); disk work runs on the cache's own
-/// serial queue, so it never blocks the caller or Swift's cooperative thread pool, and operations on
-/// one key happen in the order they were called.
+/// Stores write through to every tier; a value found in a later tier is moved into the earlier ones
+/// with the lifetime it has left. Operations on one key run one at a time in the order they were
+/// called, so the last completed store or remove of a key wins in every tier: a read that finds an old
+/// value cannot put it back in front of a newer store, and a load that a store or remove overtook
+/// hands its value to its callers without storing it. Different keys proceed in parallel. A memory hit
+/// is answered on the caller's thread; disk work runs on CacheKit's own queue, never on the caller or
+/// Swift's cooperative thread pool.
 public final class Cache<Value: DataConvertible & Sendable>: Sendable {
-    /// The memory tier.
-    public let memory: MemoryStorage<String, Value>
-    /// The disk tier.
-    public let disk: DiskStorage<Value>
-    private let diskQueue: DispatchQueue
-    private let loads = Locked<[String: Task<Value, any Error>]>([:])
-    private let loadWaiters = Locked(0)
+    /// The tiers, asked in this order.
+    public let tiers: [any CacheStorage<Value>]
+    /// The first ``MemoryStorage`` among the tiers, if any.
+    public let memory: MemoryStorage<String, Value>?
+    /// The first ``DiskStorage`` among the tiers, if any.
+    public let disk: DiskStorage<Value>?
+    /// The front tier when it is a ``MemoryStorage``: a hit there needs no lane and no suspension.
+    private let front: MemoryStorage<String, Value>?
+    private let lanes = KeyLanes()
+    private let loads = Locked<[String: LoadFlight<Value>]>([:])
     /// A test hook run between a miss and joining the in-flight loads; `nil` outside tests.
     private let beforeJoiningLoad = Locked<(@Sendable (String) async -> Void)?>(nil)
+    /// A test hook run between a tier's hit and moving the value into the tiers in front of it.
+    private let beforePromoting = Locked<(@Sendable (String) async -> Void)?>(nil)
 
-    /// Creates a cache from two storages you configured.
+    /// Creates a cache from a memory and a disk storage you configured: memory in front of disk.
     /// - Parameters:
     ///   - memory: The memory tier.
     ///   - disk: The disk tier.
-    public init(memory: MemoryStorage<String, Value>, disk: DiskStorage<Value>) {
-        self.memory = memory
-        self.disk = disk
-        self.diskQueue = DispatchQueue(label: "CacheKit.Cache.disk", qos: .utility)
+    public convenience init(memory: MemoryStorage<String, Value>, disk: DiskStorage<Value>) {
+        self.init(tiers: [memory, disk])
+    }
+
+    /// Creates a cache of any tiers, asked in the order given.
+    ///
+    /// ```swift
+    /// let cache = Cache(tiers: [MemoryStorage(), try DiskStorage(), SharedRedisTier(client)])
+    /// ```
+    /// - Parameter tiers: The tiers, front first.
+    public init(tiers: [any CacheStorage<Value>]) {
+        self.tiers = tiers
+        self.memory = tiers.lazy.compactMap { $0 as? MemoryStorage<String, Value> }.first
+        self.disk = tiers.lazy.compactMap { $0 as? DiskStorage<Value> }.first
+        self.front = tiers.first as? MemoryStorage<String, Value>
     }
 
     /// Creates a cache with default tiers: memory entries live 5 minutes, disk entries 7 days in
@@ -70,8 +144,8 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
 
     // MARK: - Reading
 
-    /// The live value for `key` from memory, else from disk (promoting it), else `nil`. Never throws:
-    /// a corrupt disk entry is a miss.
+    /// The live value for `key` from the first tier that has it (moving it into the tiers in front), or
+    /// `nil`. Never throws: a corrupt disk entry is a miss.
     /// - Parameter key: The entry's key.
     /// - Returns: The value, or `nil`.
     public func value(forKey key: String) async -> Value? {
@@ -82,27 +156,49 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     /// - Parameter key: The entry's key.
     /// - Returns: The value and its source, or `nil`.
     public func lookup(forKey key: String) async -> CachedValue<Value>? {
-        if let value = memory.value(forKey: key) {
-            return CachedValue(value: value, source: .memory)
+        if let front, let hit = front.entry(forKey: key, extending: .cacheTime) {
+            return CachedValue(value: hit.value, source: .memory)
         }
-        guard let value = await onDiskQueue({ self.disk.value(forKey: key) }) else { return nil }
-        memory.store(value, forKey: key)
-        return CachedValue(value: value, source: .disk)
+        // The front memory tier has just missed: the lane's read starts behind it.
+        return await lanes.run(key) { await lookupHoldingLane(key, from: front == nil ? 0 : 1) }
     }
 
-    /// The cached value for `key`, or the result of `load`, which is then stored in both tiers.
+    private func lookupHoldingLane(_ key: String, from first: Int) async -> CachedValue<Value>? {
+        for (position, tier) in tiers.enumerated().dropFirst(first) {
+            guard let found = await tier.cachedEntry(forKey: key) else { continue }
+            if position > 0 {
+                if let hook = beforePromoting.withLock({ $0 }) { await hook(key) }
+                for earlier in tiers[..<position] {
+                    // A tier in front that cannot take it is not the caller's failure: it got its value.
+                    try? await earlier.storeEntry(found.value, forKey: key, expiration: found.expiration)
+                }
+            }
+            return CachedValue(value: found.value, source: Self.source(of: tier))
+        }
+        return nil
+    }
+
+    private static func source(of tier: any CacheStorage<Value>) -> CacheSource {
+        if tier is MemoryStorage<String, Value> { return .memory }
+        if tier is DiskStorage<Value> { return .disk }
+        return .custom
+    }
+
+    /// The cached value for `key`, or the result of `load`, which is then stored in every tier with each
+    /// tier's default expiration.
     ///
     /// Concurrent misses for one key share one call of `load`: every caller receives its value or its
-    /// error, and a failed load caches nothing. If storing the loaded value on disk fails, the value is
-    /// still returned and kept in memory: the caller asked for a value, not for a store.
+    /// error, and a failed load caches nothing. If storing the loaded value in a tier fails, the value is
+    /// still returned: the caller asked for a value, not for a store.
     ///
-    /// - Important: Cancelling one waiting caller does not cancel the shared load, which others may
-    ///   still need; that caller receives the result when the load finishes.
+    /// A cancelled caller stops waiting at once and receives `CancellationError`; the shared load goes on
+    /// for the others, and is itself cancelled (its value not stored) when every caller has left. A store
+    /// or remove of `key` while the load runs wins: the loaded value is returned but not stored.
     /// - Parameters:
     ///   - key: The entry's key.
     ///   - load: Produces the value on a miss, once per concurrent miss.
     /// - Returns: The value.
-    /// - Throws: What `load` throws.
+    /// - Throws: What `load` throws, or `CancellationError`.
     public func value(
         forKey key: String,
         orLoad load: @escaping @Sendable () async throws -> Value
@@ -110,55 +206,123 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
         try await lookup(forKey: key, orLoad: load).value
     }
 
-    /// Like ``value(forKey:orLoad:)``, and also says whether the value came from memory, disk or the
-    /// loader.
+    /// Like ``value(forKey:orLoad:)``, with a loader that also says how long to keep the value (for
+    /// example from an HTTP response's `Cache-Control: max-age`).
+    /// - Parameters:
+    ///   - key: The entry's key.
+    ///   - load: Produces the value and its expirations on a miss, once per concurrent miss.
+    /// - Returns: The value.
+    /// - Throws: What `load` throws, or `CancellationError`.
+    @_disfavoredOverload  // `value(forKey: k) { throw … }` means the plain loader
+    public func value(
+        forKey key: String,
+        orLoadWithExpiration load: @escaping @Sendable () async throws -> LoadedValue<Value>
+    ) async throws -> Value {
+        try await lookup(forKey: key, orLoadWithExpiration: load).value
+    }
+
+    /// Like ``value(forKey:orLoad:)``, and also says whether the value came from a tier or the loader.
     /// - Parameters:
     ///   - key: The entry's key.
     ///   - load: Produces the value on a miss, once per concurrent miss.
     /// - Returns: The value and its source.
-    /// - Throws: What `load` throws.
+    /// - Throws: What `load` throws, or `CancellationError`.
     public func lookup(
         forKey key: String,
         orLoad load: @escaping @Sendable () async throws -> Value
     ) async throws -> CachedValue<Value> {
+        try await lookup(
+            forKey: key, orLoadWithExpiration: { LoadedValue(try await load(), expirations: .all(nil)) })
+    }
+
+    /// Like ``value(forKey:orLoadWithExpiration:)``, and also says whether the value came from a tier or
+    /// the loader.
+    /// - Parameters:
+    ///   - key: The entry's key.
+    ///   - load: Produces the value and its expirations on a miss, once per concurrent miss.
+    /// - Returns: The value and its source.
+    /// - Throws: What `load` throws, or `CancellationError`.
+    @_disfavoredOverload  // `lookup(forKey: k) { throw … }` means the plain loader
+    public func lookup(
+        forKey key: String,
+        orLoadWithExpiration load: @escaping @Sendable () async throws -> LoadedValue<Value>
+    ) async throws -> CachedValue<Value> {
         while true {
+            try Task.checkCancellation()
             if let cached = await lookup(forKey: key) { return cached }
             if let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
             // Read before locking: the clock is the user's code, never called under a lock.
-            let now = memory.clock.now().timeIntervalSince1970
-            let joined = loads.withLock { loads -> Task<Value, any Error>? in
-                if let running = loads[key] {
-                    loadWaiters.withLock { $0 += 1 }
-                    return running
-                }
+            let now = front?.clock.now().timeIntervalSince1970 ?? 0
+            let joined = loads.withLock { loads -> (LoadFlight<Value>, isNew: Bool)? in
+                if let running = loads[key] { return (running, false) }
                 // A load that finished after our miss stored its value before leaving `loads`: look again
                 // rather than load twice.
-                if memory.contains(key, atSeconds: now) { return nil }
-                loadWaiters.withLock { $0 += 1 }
-                let task = Task {
-                    defer {
-                        // The task handle is released after unlocking, like every value leaving a lock.
-                        let finished = self.loads.withLock { $0.removeValue(forKey: key) }
-                        withExtendedLifetime(finished) {}
-                    }
-                    let value = try await load()
-                    memory.store(value, forKey: key)
-                    try? await self.storeOnDisk(value, forKey: key, expiration: nil)
-                    return value
-                }
-                loads[key] = task
-                return task
+                if let front, front.contains(key, atSeconds: now) { return nil }
+                let flight = LoadFlight<Value>()
+                loads[key] = flight
+                return (flight, true)
             }
-            guard let task = joined else { continue }
-            defer { loadWaiters.withLock { $0 -= 1 } }
-            return CachedValue(value: try await task.value, source: .loader)
+            guard let (flight, isNew) = joined else { continue }
+            let waiter = flight.makeWaiter()
+            if isNew { flight.start { await self.runLoad(flight, forKey: key, load) } }
+            do {
+                let value = try await flight.wait(waiter) { [weak self] in self?.forget(flight, forKey: key) }
+                return CachedValue(value: value, source: .loader)
+            } catch is LoadFlight<Value>.Abandoned {
+                continue
+            }
         }
+    }
+
+    private func runLoad(
+        _ flight: LoadFlight<Value>, forKey key: String,
+        _ load: @escaping @Sendable () async throws -> LoadedValue<Value>
+    ) async {
+        let result: Result<LoadedValue<Value>, any Error>
+        do {
+            result = .success(try await load())
+        } catch {
+            result = .failure(error)
+        }
+        if case .success(let loaded) = result {
+            await lanes.run(key) {
+                // A store, remove or removeAll of the key since the load began wins over its value.
+                guard !flight.isStale else { return }
+                _ = await storeInTiers(loaded.value, forKey: key, expirations: loaded.expirations)
+            }
+        }
+        forget(flight, forKey: key)
+        flight.finish(result.map(\.value))
+    }
+
+    /// Takes `flight` out of the running loads, if it is still the one for `key`.
+    private func forget(_ flight: LoadFlight<Value>, forKey key: String) {
+        let removed = loads.withLock { loads -> LoadFlight<Value>? in
+            guard loads[key] === flight else { return nil }
+            return loads.removeValue(forKey: key)
+        }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// Marks the load of `key` (or every load) as overtaken by a store or remove.
+    private func overtakeLoads(forKey key: String?) {
+        let overtaken = loads.withLock { loads -> [LoadFlight<Value>] in
+            guard let key else { return Array(loads.values) }
+            return loads[key].map { [$0] } ?? []
+        }
+        for flight in overtaken { flight.markStale() }
     }
 
     /// Runs `hook` in every `lookup(forKey:orLoad:)` between its miss and joining the in-flight loads, so
     /// a test can hold a caller in that window.
     func setBeforeJoiningLoad(_ hook: (@Sendable (String) async -> Void)?) {
         beforeJoiningLoad.withLock { $0 = hook }
+    }
+
+    /// Runs `hook` between a later tier's hit and moving its value forward, so a test can hold a reader
+    /// in that window.
+    func setBeforePromoting(_ hook: (@Sendable (String) async -> Void)?) {
+        beforePromoting.withLock { $0 = hook }
     }
 
     /// How many loads are running right now (for tests).
@@ -169,90 +333,159 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     /// How many callers are waiting for a load right now; lets tests start a load only once every
     /// concurrent caller has joined it.
     var waitingForLoads: Int {
-        loadWaiters.withLock { $0 }
+        let flights = loads.withLock { Array($0.values) }
+        return flights.reduce(0) { $0 + $1.waiterCount }
     }
 
-    /// Whether a live entry for `key` is in either tier.
+    /// Whether a live entry for `key` is in any tier. ``MemoryStorage`` and ``DiskStorage`` answer without
+    /// counting a read; a tier of your own is asked through ``CacheStorage/cachedEntry(forKey:)``.
     /// - Parameter key: The entry's key.
     /// - Returns: `true` when a read would hit.
     public func contains(_ key: String) async -> Bool {
-        if memory.contains(key) { return true }
-        return await onDiskQueue { self.disk.contains(key) }
+        for tier in tiers {
+            if let memory = tier as? MemoryStorage<String, Value> {
+                if memory.contains(key) { return true }
+            } else if let disk = tier as? DiskStorage<Value> {
+                if await disk.onDiskQueue({ disk.contains(key) }) { return true }
+            } else if await tier.cachedEntry(forKey: key) != nil {
+                return true
+            }
+        }
+        return false
     }
 
     // MARK: - Writing and removing
 
-    /// Stores `value` in memory and on disk.
+    /// Stores `value` in every tier.
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: The entry's key.
-    ///   - expiration: Both tiers' expiration for this entry; each tier's default when `nil`.
-    /// - Throws: ``CacheError`` when the disk store fails (the memory tier holds the value anyway).
+    ///   - expiration: Every tier's expiration for this entry; each tier's default when `nil`.
+    /// - Throws: ``CacheError`` when a tier's store fails (the other tiers hold the value anyway).
     public func store(_ value: Value, forKey key: String, expiration: CacheExpiration? = nil)
         async throws(CacheError)
     {
-        memory.store(value, forKey: key, expiration: expiration)
-        try await storeOnDisk(value, forKey: key, expiration: expiration)
+        try await store(value, forKey: key, expirations: .all(expiration))
     }
 
-    /// Removes the entry for `key` from both tiers.
+    /// Stores `value` in every tier, with one expiration for memory tiers and another for the rest.
+    ///
+    /// ```swift
+    /// try await cache.store(poster, forKey: url, expirations: .init(memory: .seconds(60), disk: .days(30)))
+    /// ```
+    /// - Parameters:
+    ///   - value: The value to keep.
+    ///   - key: The entry's key.
+    ///   - expirations: The expirations per kind of tier.
+    /// - Throws: ``CacheError`` when a tier's store fails (the other tiers hold the value anyway).
+    public func store(_ value: Value, forKey key: String, expirations: CacheExpirations)
+        async throws(CacheError)
+    {
+        let failure = await lanes.run(key) {
+            overtakeLoads(forKey: key)
+            return await storeInTiers(value, forKey: key, expirations: expirations)
+        }
+        if let failure { throw failure }
+    }
+
+    /// Stores in every tier in order; returns the first failure after trying them all.
+    private func storeInTiers(_ value: Value, forKey key: String, expirations: CacheExpirations) async
+        -> CacheError?
+    {
+        var failure: CacheError?
+        for tier in tiers {
+            let expiration = tier is MemoryStorage<String, Value> ? expirations.memory : expirations.disk
+            do {
+                try await tier.storeEntry(value, forKey: key, expiration: expiration)
+            } catch {
+                failure = failure ?? Self.cacheError(error, operation: .store, key: key)
+            }
+        }
+        return failure
+    }
+
+    /// Removes the entry for `key` from every tier.
     /// - Parameter key: The entry's key.
-    /// - Throws: ``CacheError`` when the disk file cannot be deleted.
+    /// - Throws: ``CacheError`` when a tier cannot remove it (the other tiers have removed it anyway).
     public func removeValue(forKey key: String) async throws(CacheError) {
-        memory.removeValue(forKey: key)
-        try await onDiskQueue { () -> Result<Void, CacheError> in
-            Result { () throws(CacheError) in try self.disk.removeValue(forKey: key) }
-        }.get()
+        let failure = await lanes.run(key) { () async -> CacheError? in
+            overtakeLoads(forKey: key)
+            var failure: CacheError?
+            for tier in tiers {
+                do {
+                    try await tier.removeEntry(forKey: key)
+                } catch {
+                    failure = failure ?? Self.cacheError(error, operation: .remove, key: key)
+                }
+            }
+            return failure
+        }
+        if let failure { throw failure }
     }
 
-    /// Removes every entry from both tiers.
-    /// - Throws: ``CacheError`` when a disk file cannot be deleted.
+    /// Removes every entry from every tier, after the operations already running on any key.
+    /// - Throws: ``CacheError`` when a tier cannot remove its entries.
     public func removeAll() async throws(CacheError) {
-        memory.removeAll()
-        try await onDiskQueue { () -> Result<Void, CacheError> in
-            Result { () throws(CacheError) in try self.disk.removeAll() }
-        }.get()
+        let failure = await lanes.runExclusive { () async -> CacheError? in
+            overtakeLoads(forKey: nil)
+            var failure: CacheError?
+            for tier in tiers {
+                do {
+                    try await tier.removeAllEntries()
+                } catch {
+                    failure = failure ?? Self.cacheError(error, operation: .removeAll, key: nil)
+                }
+            }
+            return failure
+        }
+        if let failure { throw failure }
     }
 
-    /// Removes expired entries from both tiers.
-    /// - Returns: How many entries were removed, both tiers together.
+    /// Removes expired entries from the memory and disk tiers (a tier of your own expires its own).
+    /// - Returns: How many entries were removed, all tiers together.
     @discardableResult
     public func removeExpired() async -> Int {
-        let fromMemory = memory.removeExpired()
-        return fromMemory + (await onDiskQueue { self.disk.removeExpired() })
+        var removed = 0
+        for tier in tiers {
+            if let memory = tier as? MemoryStorage<String, Value> {
+                removed += memory.removeExpired()
+            } else if let disk = tier as? DiskStorage<Value> {
+                removed += await disk.onDiskQueue { disk.removeExpired() }
+            }
+        }
+        return removed
+    }
+
+    private static func cacheError(_ error: any Error, operation: CacheError.Operation, key: String?)
+        -> CacheError
+    {
+        (error as? CacheError) ?? CacheError(operation: operation, key: key, path: nil, reason: .tier(error))
     }
 
     // MARK: - Inspecting
 
-    /// The number of entries on disk (every stored entry is there; memory holds a recent subset).
+    /// The number of entries on disk (every stored entry is there; memory holds a recent subset); 0 without
+    /// a disk tier.
     public var count: Int {
-        get async { await onDiskQueue { self.disk.count } }
-    }
-
-    /// The total size in bytes of the disk entries.
-    public var totalSize: Int {
-        get async { await onDiskQueue { self.disk.totalSize } }
-    }
-
-    /// Each tier's hits, misses, evictions and expirations.
-    public var statistics: [CacheTier: CacheStatistics] {
-        [.memory: memory.statistics, .disk: disk.statistics]
-    }
-
-    // MARK: - The disk queue
-
-    private func storeOnDisk(_ value: Value, forKey key: String, expiration: CacheExpiration?)
-        async throws(CacheError)
-    {
-        try await onDiskQueue { () -> Result<Void, CacheError> in
-            Result { () throws(CacheError) in try self.disk.store(value, forKey: key, expiration: expiration)
-            }
-        }.get()
-    }
-
-    private func onDiskQueue<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { continuation in
-            diskQueue.async { continuation.resume(returning: work()) }
+        get async {
+            guard let disk else { return 0 }
+            return await disk.onDiskQueue { disk.count }
         }
+    }
+
+    /// The total size in bytes of the disk entries; 0 without a disk tier.
+    public var totalSize: Int {
+        get async {
+            guard let disk else { return 0 }
+            return await disk.onDiskQueue { disk.totalSize }
+        }
+    }
+
+    /// The memory and disk tiers' hits, misses, evictions and expirations.
+    public var statistics: [CacheTier: CacheStatistics] {
+        var statistics: [CacheTier: CacheStatistics] = [:]
+        if let memory { statistics[.memory] = memory.statistics }
+        if let disk { statistics[.disk] = disk.statistics }
+        return statistics
     }
 }

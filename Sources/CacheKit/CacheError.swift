@@ -25,6 +25,8 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
         case encodingFailed(any Error)
         /// The entry is larger than the whole cache may hold.
         case entryTooLarge(size: Int, limit: Int)
+        /// A tier plugged in through ``CacheStorage`` threw this error.
+        case tier(any Error)
     }
 
     /// The operation that failed.
@@ -62,6 +64,8 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
             text += ": the value could not be encoded: \(error)"
         case .entryTooLarge(let size, let limit):
             text += ": the entry is \(size) bytes but the cache holds at most \(limit). Raise the size limit."
+        case .tier(let error):
+            text += ": a cache tier failed: \(error)"
         }
         return text
     }

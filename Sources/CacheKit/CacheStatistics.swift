@@ -37,6 +37,8 @@ public enum CacheEvent: Sendable, Hashable {
     case evicted(CacheTier, key: String)
     /// An expired entry was removed.
     case expired(CacheTier, key: String)
+    /// An entry was removed on request: `removeValue(forKey:)` or `removeAll()`.
+    case removed(CacheTier, key: String)
     /// A disk entry could not be read back and was removed; `reason` says why.
     case removedCorruptEntry(key: String, path: String, reason: String)
 }

@@ -10,86 +10,37 @@ import Foundation
 /// ```
 ///
 /// - File names are a stable hash of the key, so any key (slashes, `..`, emoji, 10 KB long) stays inside
-///   the directory; the key itself is stored in the file and checked on read.
+///   the directory; the key itself is stored in the file and checked on read, and a checksum of the
+///   payload catches damaged bytes.
 /// - An index of every entry (size, expiration, recency) is built once from the directory, on first
 ///   use; stores never list the directory. Limits are enforced on every store in amortised O(1).
-/// - A corrupt, truncated or unreadable file is a miss that removes the file; reads never throw.
-/// - All file work is synchronous and serialised by a lock; call it off the main thread, or use
-///   ``Cache``, which does.
+/// - Reading and writing file contents happens outside the storage's lock: a 1 MB store of one key does
+///   not hold up a hit on another. Only the index, and renaming or deleting an entry's file, are done
+///   under the lock, so the index always matches the directory. Of two stores of one key, the one called
+///   last wins, whichever finishes writing first.
+/// - A corrupt entry is a miss that removes the file; reads never throw. A file the cache did not write
+///   is never removed.
+/// - All file work is synchronous; call it off the main thread, or use ``Cache``, which does.
 /// - One process per directory: two processes sharing one directory do not see each other's index.
-public final class DiskStorage<Value: DataConvertible>: Sendable {
-    /// How a ``DiskStorage`` behaves. Every property has a default.
-    public struct Configuration: Sendable {
-        /// The cache's name: the folder created under the platform caches directory when ``directory``
-        /// is `nil`. `"CacheKit"` by default.
-        public var name: String
-        /// The folder holding the entries, created if needed. `nil` (the default) means the platform
-        /// caches directory (`~/Library/Caches` on Apple platforms, `$XDG_CACHE_HOME` or `~/.cache` on
-        /// Linux) plus ``name``.
-        public var directory: URL?
-        /// The most entries kept. `Int.max` (no limit) by default; a negative value is 0.
-        public var countLimit: Int
-        /// The most bytes kept, counting whole files. 150 MB by default; a negative value is 0.
-        public var sizeLimit: Int
-        /// The expiration of an entry stored without one. 7 days by default.
-        public var expiration: CacheExpiration
-        /// When a limit is exceeded, least recently used entries are removed until the count and size
-        /// are at most this fraction of their limits, so the next stores do not trim again at once.
-        /// 0.8 by default; clamped to 0...1 when the storage is created (NaN means the default).
-        public var trimRatio: Double
-        /// Called after each ``CacheEvent``, outside the storage's lock. `nil` by default.
-        public var onEvent: (@Sendable (CacheEvent) -> Void)?
-
-        /// Creates a configuration.
-        /// - Parameters:
-        ///   - name: The folder name under the caches directory; `"CacheKit"` by default.
-        ///   - directory: An explicit folder; `nil` (the default) for the caches directory plus `name`.
-        ///   - countLimit: The most entries; no limit by default.
-        ///   - sizeLimit: The most bytes; 150 MB by default.
-        ///   - expiration: The default expiration; 7 days by default.
-        ///   - trimRatio: The fraction of each limit to trim down to; 0.8 by default.
-        ///   - onEvent: A hook for logging or metrics; `nil` by default.
-        public init(
-            name: String = "CacheKit",
-            directory: URL? = nil,
-            countLimit: Int = .max,
-            sizeLimit: Int = 150 * 1024 * 1024,
-            expiration: CacheExpiration = .days(7),
-            trimRatio: Double = 0.8,
-            onEvent: (@Sendable (CacheEvent) -> Void)? = nil
-        ) {
-            self.name = name
-            self.directory = directory
-            self.countLimit = countLimit
-            self.sizeLimit = sizeLimit
-            self.expiration = expiration
-            self.trimRatio = trimRatio
-            self.onEvent = onEvent
-        }
-
-        /// This configuration with every value in range, as a ``DiskStorage`` keeps it: negative limits
-        /// are 0, and the trim ratio is clamped to 0...1 (NaN is the default, 0.8).
-        var clamped: Configuration {
-            var configuration = self
-            configuration.countLimit = max(countLimit, 0)
-            configuration.sizeLimit = max(sizeLimit, 0)
-            configuration.trimRatio = trimRatio.isNaN ? 0.8 : min(max(trimRatio, 0), 1)
-            return configuration
-        }
-    }
-
-    private struct IndexEntry: Sendable {
+public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
+    struct IndexEntry: Sendable {
         var size: Int
         var expiration: StoredExpiration
-        /// Changes on every store, so a late decoding failure removes only the file it read.
+        /// Changes on every store, so work done outside the lock applies only to the file it read.
         var generation: UInt64
+        /// The user's key, kept when events are reported (they name it); `nil` otherwise.
+        var key: String?
     }
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var index: ClockTable<String, IndexEntry>?
         var totalSize = 0
         var statistics = CacheStatistics()
         var nextGeneration: UInt64 = 0
+        /// The generation of the newest store of each file name still writing its temporary file. A store
+        /// renames its file into place only if it is still the newest; a later store or a remove takes
+        /// its place here (or clears it), so the last call wins.
+        var writing: [String: UInt64] = [:]
         /// How many times the directory was listed to build the index; stays 1 however many stores.
         var indexBuilds = 0
     }
@@ -98,11 +49,13 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     public let configuration: Configuration
     /// The folder holding the entries.
     public let directoryURL: URL
-    private let directoryPath: String
-    private let clock: CacheClock
-    private let state = Locked(State())
+    let directoryPath: String
+    let clock: CacheClock
+    let state = Locked(State())
+    private let sweeper = Locked<SweepTimer?>(nil)
 
-    /// Creates the storage and its directory. The index is built on first use.
+    /// Creates the storage and its directory. The index is built on first use, and expired entries
+    /// found then are removed.
     /// - Parameters:
     ///   - configuration: Location, limits and default expiration; see ``Configuration``.
     ///   - clock: Where the current time comes from; ``CacheClock/system`` by default.
@@ -121,6 +74,13 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
             throw CacheError(
                 operation: .open, key: nil, path: directory.path,
                 reason: .fileSystem(code: Self.code(of: error), message: "\(error.localizedDescription)"))
+        }
+        if let interval = configuration.sweepInterval, interval.isFinite, interval <= 365 * 86_400 {
+            sweeper.withLock {
+                $0 = SweepTimer(interval: interval, label: "CacheKit.DiskStorage.sweep") {
+                    [weak self] in self?.removeExpired()
+                }
+            }
         }
     }
 
@@ -148,8 +108,8 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
 
     /// The live value for `key`, or `nil` on a miss.
     ///
-    /// An expired entry, or a file that is corrupt, truncated, unreadable or not decodable as `Value`,
-    /// is removed and reported as a miss; this never throws.
+    /// An expired entry, or a CacheKit file that is corrupt, fails its checksum, or is not decodable as
+    /// `Value`, is removed and reported as a miss; this never throws.
     /// - Parameters:
     ///   - key: The entry's key.
     ///   - extending: What this read does to the entry's expiration; ``ExpirationExtending/cacheTime``
@@ -158,31 +118,37 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     public func value(forKey key: String, extendingExpiration extending: ExpirationExtending = .cacheTime)
         -> Value?
     {
+        entry(forKey: key, extending: extending)?.value
+    }
+
+    /// The live value for `key` with its expiration after this read; what ``Cache`` reads, so a value
+    /// promoted to memory keeps its remaining lifetime.
+    func entry(forKey key: String, extending: ExpirationExtending) -> (
+        value: Value, expiration: StoredExpiration
+    )? {
         let name = StableHash.hex(key)
-        let now = clock.now()
         var events: [CacheEvent] = []
-        let found = state.withLock { state in
-            readPayload(name: name, key: key, extending: extending, now: now, state: &state, events: &events)
-        }
-        var result: Value?
-        if let (payload, generation) = found {
-            do {
-                result = try Value.fromData(payload)
-            } catch {
-                state.withLock { state in
-                    guard state.index?.peek(name)?.generation == generation else { return }
-                    removeEntry(name: name, state: &state)
-                    state.statistics.hits -= 1
-                    state.statistics.misses += 1
-                }
-                events = [
-                    .removedCorruptEntry(key: key, path: path(of: name), reason: "\(error)"),
-                    .miss(.disk, key: key),
-                ]
+        defer { emit(events) }
+        guard
+            let (payload, expiration, generation) = readFile(
+                name: name, key: key, extending: extending, events: &events)
+        else { return nil }
+        do {
+            return (try Value.fromData(payload), expiration)
+        } catch {
+            let path = path(of: name)
+            state.withLock { state in
+                guard state.index?.peek(name)?.generation == generation else { return }
+                removeFile(name: name, state: &state)
+                state.statistics.hits -= 1
+                state.statistics.misses += 1
             }
+            events = [
+                .removedCorruptEntry(key: key, path: path, reason: "\(error)"),
+                .miss(.disk, key: key),
+            ]
+            return nil
         }
-        emit(events)
-        return result
     }
 
     /// Whether a live entry exists for `key`, judged from the index (the file is not read). Recency,
@@ -192,83 +158,112 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
     public func contains(_ key: String) -> Bool {
         let name = StableHash.hex(key)
         let seconds = clock.now().timeIntervalSince1970
+        var events: [CacheEvent] = []
+        defer { emit(events) }
         return state.withLock { state in
-            guard ensureIndex(&state), let entry = state.index?.peek(name) else { return false }
+            guard ensureIndex(&state, events: &events), let entry = state.index?.peek(name) else {
+                return false
+            }
             return !entry.expiration.isExpired(at: seconds)
         }
     }
 
-    /// Reads the file for `name` under the lock. Returns its payload and generation on a hit.
-    private func readPayload(
-        name: String, key: String, extending: ExpirationExtending, now: Date,
-        state: inout State, events: inout [CacheEvent]
-    ) -> (Data, UInt64)? {
-        guard ensureIndex(&state), let position = state.index?.touch(name),
-            let entry = state.index?.payload(at: position)
-        else {
+    /// Looks `name` up under the lock, reads and checks the file outside it, then settles the index under
+    /// the lock again. Returns the payload, its expiration after this read, and the generation read.
+    private func readFile(
+        name: String, key: String, extending: ExpirationExtending, events: inout [CacheEvent]
+    ) -> (Data, StoredExpiration, UInt64)? {
+        let now = clock.now()
+        let seconds = now.timeIntervalSince1970
+        let path = path(of: name)
+        let found = state.withLock { state -> IndexEntry? in
+            guard ensureIndex(&state, events: &events), let position = state.index?.touch(name),
+                let entry = state.index?.payload(at: position)
+            else {
+                state.statistics.misses += 1
+                return nil
+            }
+            if entry.expiration.isExpired(at: seconds) {
+                removeFile(name: name, state: &state)
+                state.statistics.misses += 1
+                state.statistics.expirations += 1
+                events.append(.expired(.disk, key: key))
+                return nil
+            }
+            return entry
+        }
+        guard let found else {
+            events.append(.miss(.disk, key: key))
+            return nil
+        }
+        // Outside the lock: open, check and read the file. A store that renamed a newer file into place
+        // meanwhile is read instead (it is the newest value); its generation tells us below.
+        let outcome = FileRead(path: path, key: key, sizeLimit: configuration.sizeLimit)
+        // What to write back after unlocking: the renewed deadline (if any) and the recency time.
+        var renewal: (descriptor: Int32, expiration: StoredExpiration?)?
+        defer {
+            if let renewal {
+                // The descriptor is the file that was read, even if a store has replaced it since.
+                if let expiration = renewal.expiration {
+                    try? POSIXFile.write(
+                        renewal.descriptor, EntryFile.encode(expiration), at: outcome.deadlineOffset)
+                }
+                try? POSIXFile.setTimes(renewal.descriptor, to: seconds)
+            }
+            outcome.close()
+        }
+        return state.withLock { state -> (Data, StoredExpiration, UInt64)? in
+            let current = state.index?.peek(name)
+            let unchanged = current?.generation == found.generation
+            switch outcome.result {
+            case .entry(let payload, let stored):
+                // The index's deadline rules the file it indexes (a renewal may not be written back yet);
+                // a newer file that replaced it meanwhile carries its own.
+                guard unchanged, var entry = current, let descriptor = outcome.descriptor else {
+                    guard !stored.isExpired(at: seconds) else { break }
+                    state.statistics.hits += 1
+                    events.append(.hit(.disk, key: key))
+                    return (payload, stored, current?.generation ?? found.generation)
+                }
+                guard !entry.expiration.isExpired(at: seconds) else { break }
+                let renewed = entry.expiration.extended(by: extending, now: now)
+                if let renewed {
+                    entry.expiration = renewed
+                    state.index?.insert(entry, forKey: name)
+                }
+                renewal = (descriptor, renewed)
+                state.statistics.hits += 1
+                events.append(.hit(.disk, key: key))
+                return (payload, entry.expiration, found.generation)
+            case .otherKey:
+                // Another key with the same hash owns this file: a miss, and the file stays.
+                break
+            case .notOurs:
+                // Something else took the entry's name (a pipe, a device, another program's file) or a
+                // file larger than this storage writes: a miss, neither read nor deleted.
+                if unchanged, let removed = state.index?.remove(name) {
+                    state.totalSize -= removed.payload.size
+                }
+            case .damaged(let reason):
+                if unchanged {
+                    removeFile(name: name, state: &state)
+                    events.append(.removedCorruptEntry(key: key, path: path, reason: reason))
+                }
+            }
             state.statistics.misses += 1
             events.append(.miss(.disk, key: key))
             return nil
         }
-        let seconds = now.timeIntervalSince1970
-        if entry.expiration.isExpired(at: seconds) {
-            removeEntry(name: name, state: &state)
-            state.statistics.misses += 1
-            state.statistics.expirations += 1
-            events += [.expired(.disk, key: key), .miss(.disk, key: key)]
-            return nil
-        }
-        let renewed = entry.expiration.extended(by: extending, now: now)
-        let path = path(of: name)
-        do throws(POSIXFile.Failure) {
-            let descriptor = try POSIXFile.openForReading(path, writable: true)
-            defer { close(descriptor) }
-            let status = try POSIXFile.status(descriptor)
-            // Something else took the entry's name (a pipe, a device), or a file larger than this storage
-            // ever writes (reading a sparse 1 TB file whose trailer adds up would exhaust memory; it may
-            // be another storage's entry, with a larger limit, in the same folder): a miss, neither read
-            // nor deleted.
-            guard status.isRegularFile, status.size <= configuration.sizeLimit else {
-                if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
-                state.statistics.misses += 1
-                events.append(.miss(.disk, key: key))
-                return nil
-            }
-            let file = try POSIXFile.read(descriptor, count: status.size, at: 0)
-            if let decoded = EntryFile.decode(file) {
-                guard decoded.key == key else {
-                    // Another key with the same hash owns this file: a miss, and the file stays.
-                    state.statistics.misses += 1
-                    events.append(.miss(.disk, key: key))
-                    return nil
-                }
-                if let renewed {
-                    let offset = file.count - EntryFile.deadlineOffsetFromEnd
-                    try POSIXFile.write(descriptor, EntryFile.encode(renewed), at: offset)
-                    var renewedEntry = entry
-                    renewedEntry.expiration = renewed
-                    state.index?.insert(renewedEntry, forKey: name)
-                }
-                try? POSIXFile.setTimes(descriptor, to: seconds)
-                state.statistics.hits += 1
-                events.append(.hit(.disk, key: key))
-                return (decoded.payload, entry.generation)
-            }
-            removeEntry(name: name, state: &state)
-            events.append(.removedCorruptEntry(key: key, path: path, reason: "not a valid cache entry file"))
-        } catch {
-            removeEntry(name: name, state: &state)
-            events.append(.removedCorruptEntry(key: key, path: path, reason: error.message))
-        }
-        state.statistics.misses += 1
-        events.append(.miss(.disk, key: key))
-        return nil
     }
 
     // MARK: - Writing
 
     /// Writes `value` for `key` atomically, replacing any earlier entry, then trims least recently used
-    /// entries if a limit is exceeded.
+    /// entries if a limit is exceeded. The entry just stored is never trimmed by its own store.
+    ///
+    /// The file is written outside the storage's lock. If another store or a remove of the same key is
+    /// called while this one writes, the later call wins and this store's file is discarded. A storage
+    /// whose count limit is 0 keeps nothing: the store removes the key's entry and writes no file.
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: The entry's key; any string.
@@ -299,44 +294,85 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
                 reason: .entryTooLarge(
                     size: keyOverflow || trailerOverflow ? .max : size, limit: configuration.sizeLimit))
         }
+        guard configuration.countLimit > 0 else {
+            try removeValue(forKey: key)
+            return
+        }
         let file = EntryFile.encode(payload: payload, key: key, expiration: stored)
         var events: [CacheEvent] = []
-        try state.withLock { state throws(CacheError) in
-            _ = ensureIndex(&state)
+        defer { emit(events) }
+        let generation = state.withLock { state -> UInt64 in
+            _ = ensureIndex(&state, events: &events)
             state.nextGeneration &+= 1
-            let temporary = directoryPath + "/.tmp-" + name + "-" + String(state.nextGeneration)
-            do throws(POSIXFile.Failure) {
-                try POSIXFile.writeAtomically(
-                    file, to: path, temporaryPath: temporary, modified: now.timeIntervalSince1970)
-            } catch {
-                throw CacheError(
-                    operation: .store, key: key, path: path,
-                    reason: .fileSystem(code: error.code, message: error.message))
+            state.writing[name] = state.nextGeneration
+            return state.nextGeneration
+        }
+        let temporary = Self.temporaryPath(in: directoryPath, for: name, generation: generation)
+        let descriptor: Int32
+        do throws(POSIXFile.Failure) {
+            descriptor = try POSIXFile.createFile(temporary, containing: file)
+        } catch {
+            state.withLock { state in
+                if state.writing[name] == generation { state.writing[name] = nil }
             }
-            let entry = IndexEntry(size: file.count, expiration: stored, generation: state.nextGeneration)
+            throw CacheError(
+                operation: .store, key: key, path: path,
+                reason: .fileSystem(code: error.code, message: error.message))
+        }
+        defer { close(descriptor) }
+        let entry = IndexEntry(
+            size: file.count, expiration: stored, generation: generation,
+            key: configuration.onEvent == nil ? nil : key)
+        let failure = state.withLock { state -> POSIXFile.Failure? in
+            guard state.writing[name] == generation else { return nil }
+            state.writing[name] = nil
+            do throws(POSIXFile.Failure) {
+                try POSIXFile.move(temporary, to: path)
+            } catch {
+                return error
+            }
             if let replaced = state.index?.insert(entry, forKey: name) { state.totalSize -= replaced.size }
             state.totalSize += file.count
-            trimIfNeeded(state: &state, events: &events)
+            return nil
         }
-        emit(events)
+        // A later store or remove took over (the file was not renamed), or the rename failed.
+        try? POSIXFile.remove(temporary)
+        if let failure {
+            throw CacheError(
+                operation: .store, key: key, path: path,
+                reason: .fileSystem(code: failure.code, message: failure.message))
+        }
+        // Recency survives a restart as the file's modification time; set once the file is in place.
+        try? POSIXFile.setTimes(descriptor, to: now.timeIntervalSince1970)
+        trimIfNeeded(keeping: name, events: &events)
     }
 
     /// Removes least recently used entries down to ``Configuration/trimRatio`` of the limits, when one
-    /// is exceeded. Amortised O(1) per store: a trim frees room for many stores.
-    private func trimIfNeeded(state: inout State, events: inout [CacheEvent]) {
-        guard let count = state.index?.count,
-            count > configuration.countLimit || state.totalSize > configuration.sizeLimit
-        else { return }
+    /// is exceeded, never the entry `kept`. One entry per turn of the lock, so readers get in between.
+    private func trimIfNeeded(keeping kept: String, events: inout [CacheEvent]) {
         let countTarget = Self.fraction(configuration.trimRatio, of: configuration.countLimit)
         let sizeTarget = Self.fraction(configuration.trimRatio, of: configuration.sizeLimit)
-        // Read the table through `state.index` each time: binding it to a local would keep a second
-        // reference, and every removal would then copy the whole table.
-        while (state.index?.count ?? 0) > countTarget || state.totalSize > sizeTarget,
-            let oldest = state.index?.oldestEntry
-        {
-            removeEntry(name: oldest.key, state: &state)
-            state.statistics.evictions += 1
-            if configuration.onEvent != nil { events.append(.evicted(.disk, key: oldest.key)) }
+        var trimming = false
+        while true {
+            let evicted = state.withLock { state -> Bool in
+                let count = state.index?.count ?? 0
+                if !trimming {
+                    guard count > configuration.countLimit || state.totalSize > configuration.sizeLimit else {
+                        return false
+                    }
+                    trimming = true
+                }
+                guard count > countTarget || state.totalSize > sizeTarget,
+                    let victim = state.index?.oldestEntry(skipping: kept)
+                else { return false }
+                removeFile(name: victim.key, state: &state)
+                state.statistics.evictions += 1
+                if configuration.onEvent != nil {
+                    events.append(.evicted(.disk, key: victim.payload.key ?? victim.key))
+                }
+                return true
+            }
+            if !evicted { return }
         }
     }
 
@@ -347,15 +383,29 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         return product >= Double(Int.max) ? Int.max : Int(product)
     }
 
+    /// A temporary file name no other storage or process picks: the entry's name, this process, this
+    /// store's generation and 64 random bits.
+    private static func temporaryPath(in directory: String, for name: String, generation: UInt64) -> String {
+        let random = String(UInt64.random(in: .min ... .max), radix: 16)
+        return directory + "/" + TemporaryFile.prefix + name + "-" + String(getpid()) + "-"
+            + String(generation)
+            + "-" + random
+    }
+
     // MARK: - Removing
 
-    /// Removes the entry for `key`, if any.
+    /// Removes the entry for `key`, if any, and reports ``CacheEvent/removed(_:key:)``. A store of the
+    /// same key still writing when this is called is discarded.
     /// - Parameter key: The entry's key.
     /// - Throws: ``CacheError`` with operation `remove` when the file exists but cannot be deleted.
     public func removeValue(forKey key: String) throws(CacheError) {
         let name = StableHash.hex(key)
+        var events: [CacheEvent] = []
+        defer { emit(events) }
         try state.withLock { state throws(CacheError) in
-            _ = ensureIndex(&state)
+            _ = ensureIndex(&state, events: &events)
+            state.writing[name] = nil
+            guard state.index?.peek(name) != nil else { return }
             do throws(POSIXFile.Failure) {
                 try POSIXFile.remove(path(of: name))
             } catch {
@@ -364,48 +414,76 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
                     reason: .fileSystem(code: error.code, message: error.message))
             }
             if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
+            if configuration.onEvent != nil { events.append(.removed(.disk, key: key)) }
         }
     }
 
-    /// Removes every entry, and any leftover temporary file, from the directory. Files the cache did
-    /// not write are left alone.
+    /// Removes every entry, reporting ``CacheEvent/removed(_:key:)`` for each indexed one, and any stale
+    /// temporary file. Files the cache did not write, and other storages' temporary files still being
+    /// written, are left alone; stores still writing when this is called are discarded.
     /// - Throws: ``CacheError`` with operation `removeAll` when a file cannot be deleted; the entries
     ///   removed before it stay removed.
     public func removeAll() throws(CacheError) {
-        try state.withLock { state throws(CacheError) in
-            for name in ownFiles() {
+        var events: [CacheEvent] = []
+        defer { emit(events) }
+        let removed = state.withLock { state -> ClockTable<String, IndexEntry> in
+            _ = ensureIndex(&state, events: &events)
+            state.writing = [:]
+            defer {
+                state.index = ClockTable()
+                state.totalSize = 0
+            }
+            return state.index ?? ClockTable()
+        }
+        if configuration.onEvent != nil {
+            for name in removed.keysNewestFirst {
+                events.append(.removed(.disk, key: removed.peek(name)?.key ?? name))
+            }
+        }
+        for name in ownFiles() {
+            let failure = state.withLock { state -> POSIXFile.Failure? in
+                // A store that renamed its file into place since then keeps it.
+                guard state.index?.peek(name) == nil else { return nil }
                 do throws(POSIXFile.Failure) {
                     try POSIXFile.remove(path(of: name))
+                    return nil
                 } catch {
-                    state.index = nil
-                    throw CacheError(
-                        operation: .removeAll, key: nil, path: path(of: name),
-                        reason: .fileSystem(code: error.code, message: error.message))
+                    return error
                 }
             }
-            state.index = ClockTable()
-            state.totalSize = 0
+            if let failure {
+                throw CacheError(
+                    operation: .removeAll, key: nil, path: path(of: name),
+                    reason: .fileSystem(code: failure.code, message: failure.message))
+            }
         }
     }
 
-    /// Removes every expired entry.
+    /// Removes every expired entry, one per turn of the lock so readers are not held up. The periodic
+    /// sweep calls this.
     /// - Returns: How many entries were removed.
     @discardableResult
     public func removeExpired() -> Int {
         let seconds = clock.now().timeIntervalSince1970
         var events: [CacheEvent] = []
-        let removed = state.withLock { state -> Int in
-            guard ensureIndex(&state),
-                let expired = state.index?.keys(where: { $0.expiration.isExpired(at: seconds) })
-            else { return 0 }
-            for name in expired {
-                removeEntry(name: name, state: &state)
-                if configuration.onEvent != nil { events.append(.expired(.disk, key: name)) }
-            }
-            state.statistics.expirations += expired.count
-            return expired.count
+        defer { emit(events) }
+        let expired = state.withLock { state -> [String] in
+            guard ensureIndex(&state, events: &events) else { return [] }
+            return state.index?.keys(where: { $0.expiration.isExpired(at: seconds) }) ?? []
         }
-        emit(events)
+        var removed = 0
+        for name in expired {
+            state.withLock { state in
+                // Stored again, or read and renewed, since the list was made: it stays.
+                guard let entry = state.index?.peek(name), entry.expiration.isExpired(at: seconds) else {
+                    return
+                }
+                removeFile(name: name, state: &state)
+                state.statistics.expirations += 1
+                removed += 1
+                if configuration.onEvent != nil { events.append(.expired(.disk, key: entry.key ?? name)) }
+            }
+        }
         return removed
     }
 
@@ -413,16 +491,20 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
 
     /// The number of entries indexed, expired ones not yet removed included.
     public var count: Int {
-        state.withLock { state in
-            _ = ensureIndex(&state)
+        var events: [CacheEvent] = []
+        defer { emit(events) }
+        return state.withLock { state in
+            _ = ensureIndex(&state, events: &events)
             return state.index?.count ?? 0
         }
     }
 
     /// The total size in bytes of the entries' files.
     public var totalSize: Int {
-        state.withLock { state in
-            _ = ensureIndex(&state)
+        var events: [CacheEvent] = []
+        defer { emit(events) }
+        return state.withLock { state in
+            _ = ensureIndex(&state, events: &events)
             return state.totalSize
         }
     }
@@ -437,95 +519,20 @@ public final class DiskStorage<Value: DataConvertible>: Sendable {
         state.withLock { $0.indexBuilds }
     }
 
-    // MARK: - The index
+    // MARK: - Helpers
 
-    /// Builds the index from the directory once. Returns false when the directory cannot be read (every
-    /// read is then a miss, and the next call tries again).
-    private func ensureIndex(_ state: inout State) -> Bool {
-        if state.index != nil { return true }
-        state.indexBuilds += 1
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else {
-            return false
-        }
-        var found: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
-        found.reserveCapacity(names.count)
-        for name in names {
-            if name.hasPrefix(".tmp-") {
-                // A store that crashed between writing and renaming.
-                try? POSIXFile.remove(path(of: name))
-                continue
-            }
-            guard Self.isEntryFileName(name) else { continue }
-            switch readIndexEntry(name: name) {
-            case .entry(let entry, let lastAccess):
-                found.append((name, entry, lastAccess))
-            case .invalid:
-                try? POSIXFile.remove(path(of: name))
-            case .skipped:
-                continue
-            }
-        }
-        found.sort { $0.lastAccess < $1.lastAccess }
-        var index = ClockTable<String, IndexEntry>()
-        var total = 0
-        for item in found {
-            index.insert(item.entry, forKey: item.name)
-            total += item.entry.size
-        }
-        state.index = index
-        state.totalSize = total
-        return true
-    }
-
-    private enum IndexRead {
-        case entry(IndexEntry, lastAccess: Double)
-        /// An unreadable, truncated or corrupt file: removed.
-        case invalid
-        /// A pipe, device, socket, directory or symbolic link under an entry's name, or a file larger than
-        /// this storage's size limit: skipped, left alone.
-        case skipped
-    }
-
-    private func readIndexEntry(name: String) -> IndexRead {
-        let descriptor: Int32
-        do throws(POSIXFile.Failure) {
-            descriptor = try POSIXFile.openForReading(path(of: name), writable: false)
-        } catch {
-            // ELOOP: a symbolic link, which O_NOFOLLOW refused; EISDIR and the like: not a file either.
-            return [ELOOP, EISDIR, ENXIO].contains(error.code) ? .skipped : .invalid
-        }
-        defer { close(descriptor) }
-        guard let status = try? POSIXFile.status(descriptor) else { return .invalid }
-        // Larger than this storage ever writes: maybe another storage's entry; skipped, left alone.
-        guard status.isRegularFile, status.size <= configuration.sizeLimit else { return .skipped }
-        guard status.size >= EntryFile.trailerSize,
-            let bytes = try? POSIXFile.read(
-                descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize),
-            let trailer = EntryFile.decodeTrailer(bytes, fileSize: status.size)
-        else { return .invalid }
-        let entry = IndexEntry(size: status.size, expiration: trailer.expiration, generation: 0)
-        return .entry(entry, lastAccess: status.modified)
-    }
-
-    private func removeEntry(name: String, state: inout State) {
+    /// Deletes the entry file `name` and drops it from the index; under the lock, so a store cannot rename
+    /// a new file into place between the two.
+    func removeFile(name: String, state: inout State) {
         try? POSIXFile.remove(path(of: name))
         if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
     }
 
-    private func ownFiles() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
-        return names.filter { $0.hasPrefix(".tmp-") || Self.isEntryFileName($0) }
-    }
-
-    private static func isEntryFileName(_ name: String) -> Bool {
-        name.utf8.count == 32 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
-
-    private func path(of name: String) -> String {
+    func path(of name: String) -> String {
         directoryPath + "/" + name
     }
 
-    private func emit(_ events: [CacheEvent]) {
+    func emit(_ events: [CacheEvent]) {
         guard let onEvent = configuration.onEvent else { return }
         for event in events { onEvent(event) }
     }

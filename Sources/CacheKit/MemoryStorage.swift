@@ -127,12 +127,21 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     public func value(forKey key: Key, extendingExpiration extending: ExpirationExtending = .cacheTime)
         -> Value?
     {
+        entry(forKey: key, extending: extending)?.value
+    }
+
+    /// The live value for `key` with its expiration after this read, or `nil`; what the tier seam and
+    /// ``Cache`` read, so a value moved to another tier keeps its remaining lifetime.
+    @inlinable
+    func entry(forKey key: Key, extending: ExpirationExtending) -> (
+        value: Value, expiration: StoredExpiration
+    )? {
         let now = clock.now()
         let seconds = now.timeIntervalSince1970
         // The lock is taken directly, and the state reached through one `inout` call, not a closure, so
         // this path specializes fully in the caller.
         state.lock.lock()
-        let (value, expired) = Self.read(
+        let (found, expired) = Self.read(
             key, from: &state.state, at: now, seconds: seconds, extending: extending)
         state.lock.unlock()
         // The expired entry is released here, after unlocking: its value's deinit may call back.
@@ -140,15 +149,15 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         if let onEvent = configuration.onEvent {
             let name = String(describing: key)
             if expired != nil { onEvent(.expired(.memory, key: name)) }
-            onEvent(value == nil ? .miss(.memory, key: name) : .hit(.memory, key: name))
+            onEvent(found == nil ? .miss(.memory, key: name) : .hit(.memory, key: name))
         }
-        return value
+        return found
     }
 
     @inlinable
     static func read(
         _ key: Key, from state: inout State, at now: Date, seconds: Double, extending: ExpirationExtending
-    ) -> (value: Value?, expired: Removed?) {
+    ) -> (found: (value: Value, expiration: StoredExpiration)?, expired: Removed?) {
         guard let position = state.table.markReferenced(key) else {
             state.statistics.misses += 1
             return (nil, nil)
@@ -165,7 +174,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
             state.table.setPayload(entry, at: position)
         }
         state.statistics.hits += 1
-        return (entry.value, nil)
+        return ((entry.value, entry.expiration), nil)
     }
 
     /// Removes `key` from the table and its cost from the total; the caller releases what it returns
@@ -198,11 +207,13 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     // MARK: - Writing
 
-    /// Stores `value` for `key`, replacing any earlier value, then evicts until the count and cost limits
-    /// hold, oldest first, giving an entry read since the last pass a second chance.
+    /// Stores `value` for `key`, replacing any earlier value. When a limit would be exceeded, other entries
+    /// are evicted first, oldest first, giving an entry read since the last pass a second chance; the
+    /// value being stored is never evicted by its own store.
     ///
-    /// A value whose cost alone exceeds ``Configuration/totalCostLimit`` is not stored (and any older
-    /// value for the key is removed), rather than emptying the whole cache for it.
+    /// A value whose cost alone exceeds ``Configuration/totalCostLimit``, or any value when
+    /// ``Configuration/countLimit`` is 0 or less, is not stored (and any older value for the key is
+    /// removed), rather than emptying the whole cache for it.
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: The entry's key.
@@ -229,6 +240,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// The largest cost an entry counts for, and the largest total cost limit in force.
     @usableFromInline static var largestCost: Int { Int.max / 2 }
 
+    /// Makes room first, then inserts: the entry being stored is never the victim of its own store.
     @inlinable
     static func insert(
         _ entry: Entry, forKey key: Key, into state: inout State, configuration: Configuration
@@ -236,29 +248,33 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         let replaced = remove(key, from: &state)
         var evicted = Leftovers<Removed>()
         let costLimit = min(configuration.totalCostLimit, largestCost)
-        guard entry.cost <= costLimit else { return (replaced, evicted) }
-        state.table.insert(entry, forKey: key)
-        state.totalCost += entry.cost
-        while state.table.count > configuration.countLimit || state.totalCost > costLimit,
+        guard entry.cost <= costLimit, configuration.countLimit > 0 else { return (replaced, evicted) }
+        // `totalCost` is at most `costLimit` and `entry.cost` at most `largestCost`: the sum cannot overflow.
+        while state.table.count >= configuration.countLimit || state.totalCost + entry.cost > costLimit,
             let oldest = state.table.removeLeastRecentlyUsed()
         {
             state.totalCost -= oldest.payload.cost
             state.statistics.evictions += 1
             evicted.append((oldest.key, oldest.payload))
         }
+        state.table.insert(entry, forKey: key)
+        state.totalCost += entry.cost
         return (replaced, evicted)
     }
 
     // MARK: - Removing
 
-    /// Removes the entry for `key`, if any.
+    /// Removes the entry for `key`, if any, and reports ``CacheEvent/removed(_:key:)``.
     /// - Parameter key: The entry's key.
     public func removeValue(forKey key: Key) {
         let removed = state.withLock { Self.remove(key, from: &$0) }
+        if let removed, let onEvent = configuration.onEvent {
+            onEvent(.removed(.memory, key: String(describing: removed.key)))
+        }
         withExtendedLifetime(removed) {}
     }
 
-    /// Removes every entry. Statistics are kept.
+    /// Removes every entry, reporting ``CacheEvent/removed(_:key:)`` for each. Statistics are kept.
     public func removeAll() {
         let removed = state.withLock { state -> ClockTable<Key, Entry> in
             defer {
@@ -266,6 +282,9 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
                 state.totalCost = 0
             }
             return state.table
+        }
+        if let onEvent = configuration.onEvent {
+            for key in removed.keysNewestFirst { onEvent(.removed(.memory, key: String(describing: key))) }
         }
         withExtendedLifetime(removed) {}
     }
@@ -341,6 +360,9 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
                 evicted.append((oldest.key, oldest.payload))
             }
             return evicted
+        }
+        if let onEvent = configuration.onEvent {
+            for removed in evicted { onEvent(.evicted(.memory, key: String(describing: removed.key))) }
         }
         withExtendedLifetime(evicted) {}
     }

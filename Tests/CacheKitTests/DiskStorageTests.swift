@@ -149,8 +149,8 @@ struct DiskStorageTests {
         #expect(storage.value(forKey: "small") != nil)
     }
 
-    @Test func aTruncatedFileIsAMissAndIsRemoved() throws {
-        // Given
+    @Test func aTruncatedFileIsAMissAndIsLeftInPlace() throws {
+        // Given an entry cut in half: without its trailer, nothing says CacheKit wrote it
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         try storage.store(String(repeating: "x", count: 500), forKey: "k")
         let file = storage.fileURL(forKey: "k")
@@ -160,23 +160,43 @@ struct DiskStorageTests {
         let value = storage.value(forKey: "k")
         // Then
         #expect(value == nil)
-        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(FileManager.default.fileExists(atPath: file.path))
         #expect(storage.count == 0)
     }
 
-    @Test func aGarbageFileIsAMissAndIsRemoved() throws {
-        // Given
+    @Test func aFileWithoutCacheKitsTrailerIsAMissAndIsLeftInPlace() throws {
+        // Given another program's file under the entry's name, as Kingfisher names its files
         let log = EventLog()
         let storage = try DiskStorage<String>(in: folder, clock: clock, events: log)
         try storage.store("v", forKey: "k")
-        try Data("not a cache file at all, just some garbage bytes here".utf8).write(
-            to: storage.fileURL(forKey: "k"))
+        let foreign = Data("not a cache file at all, just some garbage bytes here".utf8)
+        try foreign.write(to: storage.fileURL(forKey: "k"))
         // When
         let value = storage.value(forKey: "k")
         // Then
         #expect(value == nil)
-        #expect(folder.fileNames.isEmpty)
-        #expect(log.all.contains { if case .removedCorruptEntry = $0 { true } else { false } })
+        #expect(try Data(contentsOf: storage.fileURL(forKey: "k")) == foreign)
+        #expect(!log.all.contains { if case .removedCorruptEntry = $0 { true } else { false } })
+    }
+
+    @Test func anEntryWhosePayloadBytesWereDamagedIsAMissAndIsRemoved() throws {
+        // Given a stored entry with one payload byte flipped and its trailer intact
+        let log = EventLog()
+        let storage = try DiskStorage<String>(in: folder, clock: clock, events: log)
+        try storage.store("an image's bytes, say", forKey: "poster")
+        let file = storage.fileURL(forKey: "poster")
+        var bytes = try Data(contentsOf: file)
+        bytes[3] ^= 0x20
+        try bytes.write(to: file)
+        // When
+        let value = storage.value(forKey: "poster")
+        // Then
+        #expect(value == nil)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(
+            log.all.contains {
+                if case .removedCorruptEntry(key: "poster", _, _) = $0 { true } else { false }
+            })
     }
 
     @Test func aFileOwnedByAnotherKeyIsAMissAndIsKept() throws {
@@ -193,15 +213,31 @@ struct DiskStorageTests {
         #expect(reopened.statistics.misses == 1)
     }
 
-    @Test func garbageFilesFoundAtStartupAreRemoved() throws {
-        // Given a folder with a foreign-named file and a cache-named garbage file
+    @Test func foreignFilesFoundAtStartupAreLeftAlone() throws {
+        // Given a folder with a foreign-named file and a 32-hex file another program wrote
         try Data("keep me".utf8).write(to: folder.url.appendingPathComponent("README.txt"))
-        try Data("junk".utf8).write(to: folder.url.appendingPathComponent(String(repeating: "a", count: 32)))
+        let hexName = String(repeating: "a", count: 32)
+        try Data("junk".utf8).write(to: folder.url.appendingPathComponent(hexName))
         // When
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         // Then
         #expect(storage.count == 0)
-        #expect(folder.fileNames == ["README.txt"])
+        #expect(folder.fileNames.sorted() == ["README.txt", hexName])
+    }
+
+    @Test func aDamagedCacheKitFileFoundAtStartupIsRemoved() throws {
+        // Given an entry of ours whose trailer no longer adds up (bytes appended)
+        let first = try DiskStorage<String>(in: folder, clock: clock)
+        try first.store("v", forKey: "k")
+        let file = first.fileURL(forKey: "k")
+        var bytes = try Data(contentsOf: file)
+        bytes.insert(0x41, at: 0)
+        try bytes.write(to: file)
+        // When
+        let reopened = try DiskStorage<String>(in: folder, clock: clock)
+        // Then
+        #expect(reopened.count == 0)
+        #expect(folder.fileNames.isEmpty)
     }
 
     @Test func aValueThatCannotBeDecodedIsAMissAndIsRemoved() throws {
@@ -268,14 +304,46 @@ struct DiskStorageTests {
         #expect(!storage.contains("a"))
     }
 
-    @Test func leftoverTemporaryFilesAreCleanedAtStartup() throws {
-        // Given a store that crashed before its rename
-        try Data("partial".utf8).write(to: folder.url.appendingPathComponent(".tmp-abc-1"))
+    @Test func aTemporaryFileOlderThanAMinuteIsCleanedAtStartup() throws {
+        // Given a store that crashed before its rename two minutes ago
+        let leftover = folder.url.appendingPathComponent(".tmp-abc-1")
+        try Data("partial".utf8).write(to: leftover)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: leftover.path)
         // When
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         // Then
         #expect(storage.count == 0)
         #expect(folder.fileNames.isEmpty)
+    }
+
+    @Test func anotherStoragesFreshTemporaryFileIsLeftAlone() throws {
+        // Given another process's store in flight: its temporary file was written just now
+        let inFlight = folder.url.appendingPathComponent(".tmp-abc-1")
+        try Data("partial".utf8).write(to: inFlight)
+        // When this storage opens and removes everything
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        _ = storage.count
+        try storage.removeAll()
+        // Then
+        #expect(folder.fileNames == [".tmp-abc-1"])
+    }
+
+    @Test func aTemporaryNameAnotherStorageUsesDoesNotFailAStore() throws {
+        // Given two storages on one folder, as two processes share one, each numbering its stores from 1
+        let first = try DiskStorage<String>(in: folder, clock: clock)
+        let second = try DiskStorage<String>(in: folder, clock: clock)
+        try first.store("warm", forKey: "warm")
+        try second.store("warm", forKey: "warm")
+        let name = first.fileURL(forKey: "k").lastPathComponent
+        for generation in 1...4 {
+            try Data().write(to: folder.url.appendingPathComponent(".tmp-\(name)-\(generation)"))
+        }
+        // When both store the same key
+        try first.store("from first", forKey: "k")
+        try second.store("from second", forKey: "k")
+        // Then neither store collided
+        #expect(first.value(forKey: "k") == "from second")
     }
 
     @Test func anUncreatableDirectoryIsAnOpenErrorNamingThePath() throws {

@@ -82,6 +82,17 @@ struct ClockTable<Key: Hashable, Payload> {
         return (key, item.payload)
     }
 
+    /// The oldest entry other than `kept`, without removing it.
+    @inlinable
+    func oldestEntry(skipping kept: Key) -> (key: Key, payload: Payload)? {
+        var link = oldest
+        while link >= 0 {
+            if let key = links[link].key, key != kept, let item = items[key] { return (key, item.payload) }
+            link = links[link].newer
+        }
+        return nil
+    }
+
     @inlinable
     func payload(at position: Position) -> Payload {
         items.values[position].payload

@@ -37,13 +37,33 @@ enum POSIXFile {
     static func status(_ descriptor: Int32) throws(Failure) -> Status {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .current }
+        return Status(info)
+    }
+
+    /// The status of `path` itself, not following a symbolic link; `nil` when it cannot be read.
+    static func linkStatus(_ path: String) -> Status? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Status(info)
+    }
+}
+
+extension POSIXFile.Status {
+    fileprivate init(_ info: stat) {
         #if canImport(Darwin)
             let modified = Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
         #else
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         #endif
-        return Status(
+        self.init(
             size: Int(info.st_size), modified: modified, isRegularFile: (info.st_mode & S_IFMT) == S_IFREG)
+    }
+}
+
+extension POSIXFile {
+    /// Closes `descriptor`, for types that have a `close()` of their own.
+    static func closeDescriptor(_ descriptor: Int32) {
+        _ = close(descriptor)
     }
 
     /// Reads `count` bytes at `offset`, or fewer at the end of the file, into a buffer that is neither
@@ -98,27 +118,24 @@ enum POSIXFile {
         guard result == 0 else { throw .current }
     }
 
-    /// Writes `data` to `path` atomically: into a new temporary file beside it, then renamed over it.
-    /// A crash leaves either the old file or the new one, never a partial file at `path`.
-    static func writeAtomically(
-        _ data: Data, to path: String, temporaryPath: String, modified: Double
-    ) throws(Failure) {
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Creates `path`, which must not exist, and writes `data` into it. Returns the open descriptor, so the
+    /// caller can rename the file into place and then set its times; on failure nothing is left behind.
+    static func createFile(_ path: String, containing data: Data) throws(Failure) -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw .current }
         do {
             try write(descriptor, data, at: 0)
-            try setTimes(descriptor, to: modified)
         } catch {
             close(descriptor)
-            unlink(temporaryPath)
+            unlink(path)
             throw error
         }
-        close(descriptor)
-        guard rename(temporaryPath, path) == 0 else {
-            let failure = Failure.current
-            unlink(temporaryPath)
-            throw failure
-        }
+        return descriptor
+    }
+
+    /// Renames `source` over `destination` atomically: a reader sees the old file or the new one.
+    static func move(_ source: String, to destination: String) throws(Failure) {
+        guard rename(source, destination) == 0 else { throw .current }
     }
 
     /// Removes `path`; a file that is already gone is not an error.

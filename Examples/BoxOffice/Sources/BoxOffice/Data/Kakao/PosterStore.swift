@@ -17,7 +17,7 @@ enum PosterStore<Value: DataConvertible & Sendable>: Sendable {
             let source: PosterSource =
                 switch found.source {
                 case .memory: .memory
-                case .disk: .disk
+                case .disk, .custom: .disk
                 case .loader: .network
                 }
             return (found.value, source)
@@ -32,8 +32,7 @@ enum PosterStore<Value: DataConvertible & Sendable>: Sendable {
     /// The file holding `key`'s value, when there is one on disk: a regular file, not a link or pipe
     /// someone put under its name.
     func file(forKey key: String) -> URL? {
-        guard case .tiered(let cache) = self else { return nil }
-        let url = cache.disk.fileURL(forKey: key)
+        guard case .tiered(let cache) = self, let url = cache.disk?.fileURL(forKey: key) else { return nil }
         let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
         return type == .typeRegular ? url : nil
     }

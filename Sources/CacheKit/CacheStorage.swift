@@ -1,0 +1,138 @@
+import Dispatch
+import Foundation
+
+/// One tier of a ``Cache``: the seam ``MemoryStorage`` and ``DiskStorage`` plug into, and yours too.
+///
+/// A ``Cache`` asks its tiers in order and moves a value found in a later tier into the earlier ones,
+/// with the lifetime it has left. Put a tier of your own in front of or behind CacheKit's, or a mock in
+/// tests. A server that outgrows one machine's disk plugs a shared store (Redis, memcached) in here
+/// with the client library of its choice; CacheKit depends on none. Docs/CacheKit.md has a sketch.
+///
+/// A ``Cache`` never calls two methods for the same key at once, so a tier does not order them itself.
+public protocol CacheStorage<Value>: Sendable {
+    /// The values this tier keeps.
+    associatedtype Value: Sendable
+
+    /// The live entry for `key`, after this tier's renewal on read, or `nil` on a miss. An expired entry
+    /// must not be returned.
+    /// - Parameter key: The entry's key.
+    /// - Returns: The value and the expiration it has from now on.
+    func cachedEntry(forKey key: String) async -> CacheEntry<Value>?
+
+    /// Stores `value` for `key`, replacing any earlier value.
+    /// - Parameters:
+    ///   - value: The value to keep.
+    ///   - key: The entry's key.
+    ///   - expiration: The entry's expiration; the tier's default when `nil`.
+    func storeEntry(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws
+
+    /// Removes the entry for `key`, if any.
+    /// - Parameter key: The entry's key.
+    func removeEntry(forKey key: String) async throws
+
+    /// Removes every entry.
+    func removeAllEntries() async throws
+}
+
+/// A value read from a ``CacheStorage`` tier, with the expiration it has from now on.
+public struct CacheEntry<Value: Sendable>: Sendable {
+    /// The value.
+    public var value: Value
+    /// When it expires: ``CacheExpiration/never``, a fixed ``CacheExpiration/date(_:)``, or
+    /// ``CacheExpiration/until(_:renewingBy:)`` with the span a read renews it by. Stored with this
+    /// expiration in another tier, the value keeps its remaining lifetime there.
+    public var expiration: CacheExpiration
+
+    /// Creates an entry.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - expiration: When it expires.
+    public init(value: Value, expiration: CacheExpiration) {
+        self.value = value
+        self.expiration = expiration
+    }
+}
+
+extension MemoryStorage: CacheStorage where Key == String {
+    /// The live entry for `key`, renewed as ``value(forKey:extendingExpiration:)`` renews it by default.
+    /// - Parameter key: The entry's key.
+    /// - Returns: The value and its expiration from now on, or `nil`.
+    public func cachedEntry(forKey key: String) async -> CacheEntry<Value>? {
+        entry(forKey: key, extending: .cacheTime).map {
+            CacheEntry(value: $0.value, expiration: $0.expiration.asCacheExpiration)
+        }
+    }
+
+    /// Stores `value`, as ``store(_:forKey:expiration:)`` does.
+    /// - Parameters:
+    ///   - value: The value to keep.
+    ///   - key: The entry's key.
+    ///   - expiration: The entry's expiration; ``Configuration/expiration`` when `nil`.
+    public func storeEntry(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws {
+        store(value, forKey: key, expiration: expiration)
+    }
+
+    /// Removes the entry for `key`, as ``removeValue(forKey:)`` does.
+    /// - Parameter key: The entry's key.
+    public func removeEntry(forKey key: String) async throws {
+        removeValue(forKey: key)
+    }
+
+    /// Removes every entry, as ``removeAll()`` does.
+    public func removeAllEntries() async throws {
+        removeAll()
+    }
+}
+
+/// Where ``DiskStorage``'s tier methods do their file work: never on the caller's thread or Swift's
+/// cooperative pool. Concurrent: reads and writes of different keys proceed in parallel.
+let diskWorkQueue = DispatchQueue(label: "CacheKit.disk", qos: .utility, attributes: .concurrent)
+
+extension DiskStorage: CacheStorage {
+    /// The live entry for `key`, read on CacheKit's disk queue and renewed as
+    /// ``value(forKey:extendingExpiration:)`` renews it by default.
+    /// - Parameter key: The entry's key.
+    /// - Returns: The value and its expiration from now on, or `nil`.
+    public func cachedEntry(forKey key: String) async -> CacheEntry<Value>? {
+        await onDiskQueue {
+            self.entry(forKey: key, extending: .cacheTime).map {
+                CacheEntry(value: $0.value, expiration: $0.expiration.asCacheExpiration)
+            }
+        }
+    }
+
+    /// Stores `value` on CacheKit's disk queue, as ``store(_:forKey:expiration:)`` does.
+    /// - Parameters:
+    ///   - value: The value to keep.
+    ///   - key: The entry's key.
+    ///   - expiration: The entry's expiration; ``Configuration/expiration`` when `nil`.
+    /// - Throws: ``CacheError``.
+    public func storeEntry(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws {
+        try await onDiskQueue { () -> Result<Void, CacheError> in
+            Result { () throws(CacheError) in try self.store(value, forKey: key, expiration: expiration) }
+        }.get()
+    }
+
+    /// Removes the entry for `key` on CacheKit's disk queue.
+    /// - Parameter key: The entry's key.
+    /// - Throws: ``CacheError``.
+    public func removeEntry(forKey key: String) async throws {
+        try await onDiskQueue { () -> Result<Void, CacheError> in
+            Result { () throws(CacheError) in try self.removeValue(forKey: key) }
+        }.get()
+    }
+
+    /// Removes every entry on CacheKit's disk queue.
+    /// - Throws: ``CacheError``.
+    public func removeAllEntries() async throws {
+        try await onDiskQueue { () -> Result<Void, CacheError> in
+            Result { () throws(CacheError) in try self.removeAll() }
+        }.get()
+    }
+
+    func onDiskQueue<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            diskWorkQueue.async { continuation.resume(returning: work()) }
+        }
+    }
+}

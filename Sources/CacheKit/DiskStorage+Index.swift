@@ -1,0 +1,193 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension DiskStorage {
+    /// Builds the index from the directory once, removing expired entries, damaged CacheKit files and
+    /// stale temporary files on the way. Returns false when the directory cannot be read (every read is
+    /// then a miss, and the next call tries again).
+    func ensureIndex(_ state: inout State, events: inout [CacheEvent]) -> Bool {
+        if state.index != nil { return true }
+        state.indexBuilds += 1
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else {
+            return false
+        }
+        let seconds = clock.now().timeIntervalSince1970
+        var found: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
+        found.reserveCapacity(names.count)
+        for name in names {
+            if name.hasPrefix(TemporaryFile.prefix) {
+                // A store that crashed between writing and renaming, or another storage's store in flight.
+                if TemporaryFile.isStale(path(of: name)) { try? POSIXFile.remove(path(of: name)) }
+                continue
+            }
+            guard Self.isEntryFileName(name) else { continue }
+            switch readIndexEntry(name: name) {
+            case .entry(let entry, let lastAccess):
+                if entry.expiration.isExpired(at: seconds) {
+                    // The sweep on open.
+                    try? POSIXFile.remove(path(of: name))
+                    state.statistics.expirations += 1
+                    if configuration.onEvent != nil { events.append(.expired(.disk, key: entry.key ?? name)) }
+                } else {
+                    found.append((name, entry, lastAccess))
+                }
+            case .damaged:
+                try? POSIXFile.remove(path(of: name))
+            case .skipped:
+                continue
+            }
+        }
+        found.sort { $0.lastAccess < $1.lastAccess }
+        var index = ClockTable<String, IndexEntry>()
+        var total = 0
+        for item in found {
+            index.insert(item.entry, forKey: item.name)
+            total += item.entry.size
+        }
+        state.index = index
+        state.totalSize = total
+        return true
+    }
+
+    enum IndexRead {
+        case entry(IndexEntry, lastAccess: Double)
+        /// A CacheKit file that is truncated, of an older format or otherwise unusable: removed.
+        case damaged
+        /// Not CacheKit's: no trailer, unreadable, a pipe, device, socket, directory or symbolic link under
+        /// an entry's name, or a file larger than this storage's size limit. Skipped and left alone.
+        case skipped
+    }
+
+    private func readIndexEntry(name: String) -> IndexRead {
+        guard let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false) else {
+            return .skipped
+        }
+        defer { close(descriptor) }
+        guard let status = try? POSIXFile.status(descriptor),
+            // Larger than this storage ever writes: maybe another storage's entry; left alone.
+            status.isRegularFile, status.size <= configuration.sizeLimit,
+            status.size >= EntryFile.trailerSize,
+            let bytes = try? POSIXFile.read(
+                descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize)
+        else { return .skipped }
+        switch EntryFile.check(bytes, fileSize: status.size) {
+        case .foreign:
+            return .skipped
+        case .damaged:
+            return .damaged
+        case .entry(let trailer):
+            var key: String?
+            if configuration.onEvent != nil {
+                guard let stored = EntryFile.readKey(descriptor, trailer: trailer) else { return .damaged }
+                key = stored
+            }
+            let entry = IndexEntry(size: status.size, expiration: trailer.expiration, generation: 0, key: key)
+            return .entry(entry, lastAccess: status.modified)
+        }
+    }
+
+    /// The files `removeAll` may delete: entry-named files carrying CacheKit's trailer, and stale
+    /// temporary files.
+    func ownFiles() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
+        return names.filter { name in
+            if name.hasPrefix(TemporaryFile.prefix) { return TemporaryFile.isStale(path(of: name)) }
+            guard Self.isEntryFileName(name),
+                let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false)
+            else { return false }
+            defer { close(descriptor) }
+            guard let status = try? POSIXFile.status(descriptor), status.isRegularFile,
+                status.size >= EntryFile.trailerSize,
+                let bytes = try? POSIXFile.read(
+                    descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize)
+            else { return false }
+            return EntryFile.check(bytes, fileSize: status.size) != .foreign
+        }
+    }
+
+    static func isEntryFileName(_ name: String) -> Bool {
+        name.utf8.count == 32 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}
+
+/// The temporary files stores write before renaming them into place.
+enum TemporaryFile {
+    static let prefix = ".tmp-"
+    /// How old a temporary file must be before a storage treats it as left behind by a crash. Judged by
+    /// the real time, not a storage's clock: it is about processes, not entries.
+    static let staleAge: Double = 60
+
+    /// Whether the temporary file at `path` is a regular file last written more than ``staleAge`` ago.
+    static func isStale(_ path: String, now: Double = Date().timeIntervalSince1970) -> Bool {
+        guard let status = POSIXFile.linkStatus(path), status.isRegularFile else { return false }
+        return now - status.modified > staleAge
+    }
+}
+
+/// One entry file opened and read outside the storage's lock.
+struct FileRead {
+    enum Result {
+        case entry(payload: Data, expiration: StoredExpiration)
+        /// A valid entry of another key with the same file name.
+        case otherKey
+        /// Not CacheKit's (see ``DiskStorage/IndexRead/skipped``), or gone.
+        case notOurs
+        /// CacheKit's, and damaged: `reason` says how.
+        case damaged(reason: String)
+    }
+
+    let result: Result
+    /// Open when the file was a regular file; ``close()`` closes it.
+    let descriptor: Int32?
+    /// Where the deadline is in the file, for writing a renewal back.
+    let deadlineOffset: Int
+
+    init(path: String, key: String, sizeLimit: Int) {
+        var opened: Int32?
+        do throws(POSIXFile.Failure) {
+            opened = try POSIXFile.openForReading(path, writable: true)
+        } catch {
+            // A read-only file or file system: read it, and skip writing the renewal back.
+            if error.code == EACCES || error.code == EROFS {
+                opened = try? POSIXFile.openForReading(path, writable: false)
+            }
+        }
+        guard let descriptor = opened else {
+            (result, self.descriptor, deadlineOffset) = (.notOurs, nil, 0)
+            return
+        }
+        self.descriptor = descriptor
+        guard let status = try? POSIXFile.status(descriptor), status.isRegularFile, status.size <= sizeLimit
+        else {
+            (result, deadlineOffset) = (.notOurs, 0)
+            return
+        }
+        deadlineOffset = status.size - EntryFile.deadlineOffsetFromEnd
+        let file: Data
+        do throws(POSIXFile.Failure) {
+            file = try POSIXFile.read(descriptor, count: status.size, at: 0)
+        } catch {
+            result = .notOurs
+            return
+        }
+        switch EntryFile.decode(file) {
+        case .foreign:
+            result = .notOurs
+        case .damaged:
+            result = .damaged(reason: "its trailer or payload checksum does not match its bytes")
+        case .entry(let storedKey, let payload, let trailer):
+            result = storedKey == key ? .entry(payload: payload, expiration: trailer.expiration) : .otherKey
+        }
+    }
+
+    func close() {
+        if let descriptor { POSIXFile.closeDescriptor(descriptor) }
+    }
+}
