@@ -53,6 +53,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     let clock: CacheClock
     let state = Locked(State())
     private let sweeper = Locked<SweepTimer?>(nil)
+    /// A test hook run by a store between writing its temporary file and renaming it; `nil` outside tests.
+    private let beforeRename = Locked<(@Sendable (String) -> Void)?>(nil)
 
     /// Creates the storage and its directory. The index is built on first use, and expired entries
     /// found then are removed.
@@ -320,6 +322,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                 reason: .fileSystem(code: error.code, message: error.message))
         }
         defer { close(descriptor) }
+        if let hook = beforeRename.withLock({ $0 }) { hook(key) }
         let entry = IndexEntry(
             size: file.count, expiration: stored, generation: generation,
             key: configuration.onEvent == nil ? nil : key)
@@ -512,6 +515,12 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     /// Hits, misses, evictions and expirations so far.
     public var statistics: CacheStatistics {
         state.withLock { $0.statistics }
+    }
+
+    /// Runs `hook` in every store between writing its temporary file and renaming it into place, so a test
+    /// can hold a store in that window.
+    func setBeforeRename(_ hook: (@Sendable (String) -> Void)?) {
+        beforeRename.withLock { $0 = hook }
     }
 
     /// How many times the directory has been listed to build the index (for tests).

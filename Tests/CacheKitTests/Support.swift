@@ -92,7 +92,8 @@ extension DiskStorage {
         }
         try self.init(
             configuration: .init(
-                directory: folder.url, countLimit: countLimit, sizeLimit: sizeLimit, onEvent: onEvent),
+                directory: folder.url, countLimit: countLimit, sizeLimit: sizeLimit, sweepInterval: nil,
+                onEvent: onEvent),
             clock: clock.cacheClock)
     }
 }
