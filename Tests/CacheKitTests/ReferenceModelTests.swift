@@ -1,0 +1,353 @@
+import Foundation
+import Testing
+
+@testable import CacheKit
+
+/// SplitMix64: a small seeded generator, so a failing sequence can be replayed from its seed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+/// One step of a generated sequence.
+enum ModelOperation: CustomStringConvertible, Sendable {
+    case store(key: String, value: String, expiration: CacheExpiration?)
+    case read(key: String)
+    case remove(key: String)
+    case removeAll
+    case advance(seconds: Double)
+    /// A restart: a new memory tier and a new disk storage over the same folder.
+    case reopen
+    /// `callers` tasks ask for `key` at once with a loader returning `value`.
+    case concurrentLoad(key: String, callers: Int, value: String)
+
+    var description: String {
+        switch self {
+        case .store(let key, let value, let expiration):
+            "store(\(value) → \(key), \(expiration.map { "\($0)" } ?? "default"))"
+        case .read(let key): "read(\(key))"
+        case .remove(let key): "remove(\(key))"
+        case .removeAll: "removeAll"
+        case .advance(let seconds): "advance(\(seconds) s)"
+        case .reopen: "reopen"
+        case .concurrentLoad(let key, let callers, let value): "load(\(key), \(callers) callers, → \(value))"
+        }
+    }
+}
+
+/// The documented rules, as simply as they can be written: each tier holds a copy with a deadline and a
+/// renewal span; a read renews the copy it is served from; a disk hit moves into memory with what it has
+/// left; the last store or remove wins. Which entries the limits evict is the implementation's choice (the
+/// model learns it from the `.evicted` events); that it never exceeds them, never evicts the entry being
+/// stored, and never serves an expired or overwritten value is checked.
+struct CacheModel {
+    struct Copy: Equatable {
+        var value: String
+        var deadline: Double
+        var renewal: Double
+    }
+
+    static let memoryLimit = 2
+    static let diskLimit = 3
+    static let memoryDefault = CacheExpiration.seconds(30)
+    static let diskDefault = CacheExpiration.seconds(100)
+
+    var memory: [String: Copy] = [:]
+    var disk: [String: Copy] = [:]
+
+    static func copy(_ value: String, _ expiration: CacheExpiration, now: Date) -> Copy {
+        let stored = StoredExpiration(expiration, now: now)
+        return Copy(value: value, deadline: stored.deadline, renewal: stored.duration)
+    }
+
+    static func renewed(_ copy: Copy, now: Double) -> Copy {
+        guard copy.renewal > 0, copy.renewal.isFinite else { return copy }
+        var renewed = copy
+        renewed.deadline = now + copy.renewal
+        return renewed
+    }
+
+    /// What a read of `key` at `now` returns, updating the model as the rules say.
+    mutating func read(_ key: String, now: Double) -> (value: String, source: CacheSource)? {
+        if let copy = memory[key] {
+            if copy.deadline > now {
+                memory[key] = Self.renewed(copy, now: now)
+                return (copy.value, .memory)
+            }
+            memory[key] = nil
+        }
+        guard let copy = disk[key] else { return nil }
+        guard copy.deadline > now else {
+            disk[key] = nil
+            return nil
+        }
+        let renewed = Self.renewed(copy, now: now)
+        disk[key] = renewed
+        memory[key] = renewed
+        return (copy.value, .disk)
+    }
+}
+
+/// Runs sequences against a real `Cache` (memory in front of disk, in a temporary folder, with an injected
+/// clock) and the model side by side.
+final class ModelRun: @unchecked Sendable {
+    // @unchecked Sendable: used by one sequence at a time; the events it records go through `EventLog`.
+    let folder: TemporaryFolder
+    let clock = ManualClock()
+    let events = EventLog()
+    var memory: MemoryStorage<String, String>
+    var disk: DiskStorage<String>
+    var cache: Cache<String>
+    var model = CacheModel()
+    var seenEvents = 0
+
+    init() throws {
+        folder = try TemporaryFolder()
+        (memory, disk, cache) = try Self.open(folder: folder, clock: clock, events: events)
+    }
+
+    static func open(folder: TemporaryFolder, clock: ManualClock, events: EventLog) throws -> (
+        MemoryStorage<String, String>, DiskStorage<String>, Cache<String>
+    ) {
+        let memory = MemoryStorage<String, String>(
+            configuration: .init(
+                countLimit: CacheModel.memoryLimit, expiration: CacheModel.memoryDefault, sweepInterval: nil,
+                onEvent: { events.record($0) }),
+            clock: clock.cacheClock)
+        let disk = try DiskStorage<String>(
+            configuration: .init(
+                directory: folder.url, countLimit: CacheModel.diskLimit, expiration: CacheModel.diskDefault,
+                sweepInterval: nil, onEvent: { events.record($0) }),
+            clock: clock.cacheClock)
+        return (memory, disk, Cache(memory: memory, disk: disk))
+    }
+
+    /// Applies the evictions reported since the last call; fails if one evicted `stored`.
+    func takeEvictions(protecting stored: String?) -> String? {
+        let all = events.all
+        defer { seenEvents = all.count }
+        for event in all.dropFirst(seenEvents) {
+            switch event {
+            case .evicted(.memory, let key):
+                if key == stored { return "memory evicted \(key), the entry its own store had just written" }
+                model.memory[key] = nil
+            case .evicted(.disk, let key):
+                if key == stored { return "disk evicted \(key), the entry its own store had just written" }
+                model.disk[key] = nil
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// Runs one operation; returns a description of the first disagreement, if any.
+    func apply(_ operation: ModelOperation) async -> String? {
+        let now = clock.now
+        switch operation {
+        case .store(let key, let value, let expiration):
+            do {
+                try await cache.store(value, forKey: key, expiration: expiration)
+            } catch {
+                return "store threw \(error)"
+            }
+            model.memory[key] = CacheModel.copy(value, expiration ?? CacheModel.memoryDefault, now: now)
+            model.disk[key] = CacheModel.copy(value, expiration ?? CacheModel.diskDefault, now: now)
+            if let failure = takeEvictions(protecting: key) { return failure }
+        case .read(let key):
+            let actual = await cache.lookup(forKey: key)
+            let expected = model.read(key, now: now.timeIntervalSince1970)
+            if actual?.value != expected?.value || actual?.source != expected?.source {
+                return "read(\(key)) gave \(describe(actual)), the model says \(describe(expected))"
+            }
+            if let failure = takeEvictions(protecting: key) { return failure }
+        case .remove(let key):
+            do { try await cache.removeValue(forKey: key) } catch { return "remove threw \(error)" }
+            model.memory[key] = nil
+            model.disk[key] = nil
+        case .removeAll:
+            do { try await cache.removeAll() } catch { return "removeAll threw \(error)" }
+            model.memory = [:]
+            model.disk = [:]
+        case .advance(let seconds):
+            clock.advance(by: seconds)
+        case .reopen:
+            do {
+                (memory, disk, cache) = try Self.open(folder: folder, clock: clock, events: events)
+            } catch {
+                return "reopen threw \(error)"
+            }
+            _ = takeEvictions(protecting: nil)
+            model.memory = [:]
+            // The sweep on open removes what has expired.
+            model.disk = model.disk.filter { $0.value.deadline > now.timeIntervalSince1970 }
+        case .concurrentLoad(let key, let callers, let value):
+            return await load(key, callers: callers, value: value, now: now)
+        }
+        return checkLimitsAndContents()
+    }
+
+    private func load(_ key: String, callers: Int, value: String, now: Date) async -> String? {
+        let loads = EventLog()
+        let cache = cache
+        let results = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<callers {
+                group.addTask {
+                    try? await cache.value(forKey: key) {
+                        loads.record(.miss(.memory, key: key))
+                        return value
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let expected = model.read(key, now: now.timeIntervalSince1970)
+        if let expected {
+            if !loads.all.isEmpty {
+                return "load(\(key)) ran the loader although \(expected.value) was cached"
+            }
+            if results.contains(where: { $0 != expected.value }) {
+                return "load(\(key)) gave \(results), the model says \(expected.value)"
+            }
+        } else {
+            if loads.all.count != 1 {
+                return "load(\(key)) ran the loader \(loads.all.count) times, not once"
+            }
+            if results.contains(where: { $0 != value }) {
+                return "load(\(key)) gave \(results), not \(value)"
+            }
+            model.memory[key] = CacheModel.copy(value, CacheModel.memoryDefault, now: now)
+            model.disk[key] = CacheModel.copy(value, CacheModel.diskDefault, now: now)
+        }
+        if let failure = takeEvictions(protecting: expected == nil ? key : nil) { return failure }
+        return checkLimitsAndContents()
+    }
+
+    private func checkLimitsAndContents() -> String? {
+        if memory.count > CacheModel.memoryLimit { return "memory holds \(memory.count) entries" }
+        if disk.count > CacheModel.diskLimit { return "disk holds \(disk.count) entries" }
+        if Set(memory.keys) != Set(model.memory.keys) {
+            return "memory holds \(memory.keys.sorted()), the model \(model.memory.keys.sorted())"
+        }
+        if disk.count != model.disk.count {
+            return "disk holds \(disk.count) entries, the model \(model.disk.count)"
+        }
+        return nil
+    }
+
+    private func describe(_ found: CachedValue<String>?) -> String {
+        found.map { "\($0.value) from \($0.source)" } ?? "nil"
+    }
+
+    private func describe(_ found: (value: String, source: CacheSource)?) -> String {
+        found.map { "\($0.value) from \($0.source)" } ?? "nil"
+    }
+}
+
+@Suite("Cache against a reference model of its documented rules")
+struct ReferenceModelTests {
+    /// How many sequences to run: `CACHEKIT_MODEL_SEQUENCES` in the environment, 2,000 by default.
+    static let sequences =
+        ProcessInfo.processInfo.environment["CACHEKIT_MODEL_SEQUENCES"].flatMap { Int($0) } ?? 2_000
+    /// The first seed: `CACHEKIT_MODEL_SEED` replays one failure (with `CACHEKIT_MODEL_SEQUENCES=1`).
+    static let firstSeed =
+        ProcessInfo.processInfo.environment["CACHEKIT_MODEL_SEED"].flatMap { UInt64($0) } ?? 1
+
+    static func generate(seed: UInt64, length: Int = 40) -> [ModelOperation] {
+        var random = SeededGenerator(seed: seed)
+        let keys = ["a", "b", "c", "d"]
+        let expirations: [CacheExpiration?] = [
+            nil, .seconds(10), .seconds(40), .date(Date(timeIntervalSince1970: 1_800_000_060)), .never,
+        ]
+        var operations: [ModelOperation] = []
+        for step in 0..<length {
+            let key = keys.randomElement(using: &random) ?? "a"
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<30:
+                let expiration = expirations.randomElement(using: &random) ?? nil
+                operations.append(.store(key: key, value: "v\(step)", expiration: expiration))
+            case 30..<60: operations.append(.read(key: key))
+            case 60..<67: operations.append(.remove(key: key))
+            case 67..<70: operations.append(.removeAll)
+            case 70..<85: operations.append(.advance(seconds: Double(Int.random(in: 1...35, using: &random))))
+            case 85..<90: operations.append(.reopen)
+            default:
+                operations.append(
+                    .concurrentLoad(
+                        key: key, callers: Int.random(in: 2...4, using: &random), value: "L\(step)"))
+            }
+        }
+        return operations
+    }
+
+    /// Runs `operations` on a fresh cache; returns the failure and the index of the step that failed.
+    static func run(_ operations: [ModelOperation]) async -> (step: Int, failure: String)? {
+        let run: ModelRun
+        do { run = try ModelRun() } catch { return (0, "could not create the cache: \(error)") }
+        for (index, operation) in operations.enumerated() {
+            if let failure = await run.apply(operation) { return (index, failure) }
+        }
+        return nil
+    }
+
+    /// The shortest sequence it can find that still fails, by dropping one operation at a time.
+    static func shrink(_ operations: [ModelOperation]) async -> [ModelOperation] {
+        var current = operations
+        if let (step, _) = await run(current) { current = Array(current.prefix(step + 1)) }
+        var progress = true
+        while progress {
+            progress = false
+            for index in current.indices.reversed() {
+                var candidate = current
+                candidate.remove(at: index)
+                if await run(candidate) != nil {
+                    current = candidate
+                    progress = true
+                }
+            }
+        }
+        return current
+    }
+
+    @Test func generatedSequencesAgreeWithTheModel() async {
+        // Given seeded sequences of stores, reads, removes, clock moves, restarts and concurrent loads
+        let seeds = Self.firstSeed..<Self.firstSeed + UInt64(Self.sequences)
+        // When each runs against a real cache and the model
+        let failure = await withTaskGroup(of: (UInt64, String)?.self) { group in
+            var pending = seeds.makeIterator()
+            for _ in 0..<4 {
+                guard let seed = pending.next() else { break }
+                group.addTask { await Self.run(Self.generate(seed: seed)).map { (seed, $0.failure) } }
+            }
+            var first: (UInt64, String)?
+            while let result = await group.next() {
+                if let result, first == nil { first = result }
+                if first == nil, let seed = pending.next() {
+                    group.addTask { await Self.run(Self.generate(seed: seed)).map { (seed, $0.failure) } }
+                }
+            }
+            return first
+        }
+        // Then every observable result matches
+        guard let (seed, message) = failure else { return }
+        let shortest = await Self.shrink(Self.generate(seed: seed))
+        Issue.record(
+            """
+            Seed \(seed) disagrees with the model: \(message)
+            Shortest failing sequence (\(shortest.count) steps):
+            \(shortest.map { "  \($0)" }.joined(separator: "\n"))
+            Replay: CACHEKIT_MODEL_SEED=\(seed) CACHEKIT_MODEL_SEQUENCES=1 swift test --filter ReferenceModel
+            """)
+    }
+}
