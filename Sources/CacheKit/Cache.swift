@@ -159,12 +159,16 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
         if let front, let hit = front.entry(forKey: key, extending: .cacheTime) {
             return CachedValue(value: hit.value, source: .memory)
         }
-        // The front memory tier has just missed: the lane's read starts behind it.
-        return await lanes.run(key) { await lookupHoldingLane(key, from: front == nil ? 0 : 1) }
+        return await lanes.run(key) { await lookupHoldingLane(key) }
     }
 
-    private func lookupHoldingLane(_ key: String, from first: Int) async -> CachedValue<Value>? {
-        for (position, tier) in tiers.enumerated().dropFirst(first) {
+    private func lookupHoldingLane(_ key: String) async -> CachedValue<Value>? {
+        // A store or load of the key may have reached the front memory tier while this caller waited for
+        // the lane: served from there, not moved forward again from a later tier. Its miss was counted.
+        if let front, let hit = front.entry(forKey: key, extending: .cacheTime, countingMiss: false) {
+            return CachedValue(value: hit.value, source: .memory)
+        }
+        for (position, tier) in tiers.enumerated().dropFirst(front == nil ? 0 : 1) {
             guard let found = await tier.cachedEntry(forKey: key) else { continue }
             if position > 0 {
                 if let hook = beforePromoting.withLock({ $0 }) { await hook(key) }

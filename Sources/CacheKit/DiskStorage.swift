@@ -139,12 +139,14 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             return (try Value.fromData(payload), expiration)
         } catch {
             let path = path(of: name)
+            var retired: [String] = []
             state.withLock { state in
                 guard state.index?.peek(name)?.generation == generation else { return }
-                removeFile(name: name, state: &state)
+                retireFile(name: name, state: &state, into: &retired)
                 state.statistics.hits -= 1
                 state.statistics.misses += 1
             }
+            discard(retired)
             events = [
                 .removedCorruptEntry(key: key, path: path, reason: "\(error)"),
                 .miss(.disk, key: key),
@@ -178,6 +180,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let now = clock.now()
         let seconds = now.timeIntervalSince1970
         let path = path(of: name)
+        var retired: [String] = []
+        defer { discard(retired) }
         let found = state.withLock { state -> IndexEntry? in
             guard ensureIndex(&state, events: &events), let position = state.index?.touch(name),
                 let entry = state.index?.payload(at: position)
@@ -186,7 +190,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                 return nil
             }
             if entry.expiration.isExpired(at: seconds) {
-                removeFile(name: name, state: &state)
+                retireFile(name: name, state: &state, into: &retired)
                 state.statistics.misses += 1
                 state.statistics.expirations += 1
                 events.append(.expired(.disk, key: key))
@@ -248,7 +252,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                 }
             case .damaged(let reason):
                 if unchanged {
-                    removeFile(name: name, state: &state)
+                    retireFile(name: name, state: &state, into: &retired)
                     events.append(.removedCorruptEntry(key: key, path: path, reason: reason))
                 }
             }
@@ -326,9 +330,14 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let entry = IndexEntry(
             size: file.count, expiration: stored, generation: generation,
             key: configuration.onEvent == nil ? nil : key)
+        let replacedData = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
+        var keptReplaced = false
         let failure = state.withLock { state -> POSIXFile.Failure? in
             guard state.writing[name] == generation else { return nil }
             state.writing[name] = nil
+            // A second name for the file being replaced, so the rename does not free its data under the
+            // lock; it is deleted after unlocking.
+            keptReplaced = POSIXFile.addName(replacedData, to: path)
             do throws(POSIXFile.Failure) {
                 try POSIXFile.move(temporary, to: path)
             } catch {
@@ -338,6 +347,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             state.totalSize += file.count
             return nil
         }
+        if keptReplaced { try? POSIXFile.remove(replacedData) }
         // A later store or remove took over (the file was not renamed), or the rename failed.
         try? POSIXFile.remove(temporary)
         if let failure {
@@ -357,6 +367,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let sizeTarget = Self.fraction(configuration.trimRatio, of: configuration.sizeLimit)
         var trimming = false
         while true {
+            var retired: [String] = []
+            defer { discard(retired) }
             let evicted = state.withLock { state -> Bool in
                 let count = state.index?.count ?? 0
                 if !trimming {
@@ -368,7 +380,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                 guard count > countTarget || state.totalSize > sizeTarget,
                     let victim = state.index?.oldestEntry(skipping: kept)
                 else { return false }
-                removeFile(name: victim.key, state: &state)
+                retireFile(name: victim.key, state: &state, into: &retired)
                 state.statistics.evictions += 1
                 if configuration.onEvent != nil {
                     events.append(.evicted(.disk, key: victim.payload.key ?? victim.key))
@@ -405,12 +417,18 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let name = StableHash.hex(key)
         var events: [CacheEvent] = []
         defer { emit(events) }
+        var retired: [String] = []
+        defer { discard(retired) }
         try state.withLock { state throws(CacheError) in
             _ = ensureIndex(&state, events: &events)
             state.writing[name] = nil
             guard state.index?.peek(name) != nil else { return }
+            let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
             do throws(POSIXFile.Failure) {
-                try POSIXFile.remove(path(of: name))
+                try POSIXFile.move(path(of: name), to: trash)
+                retired.append(trash)
+            } catch  where error.code == ENOENT {
+                // Already gone.
             } catch {
                 throw CacheError(
                     operation: .remove, key: key, path: path(of: name),
@@ -444,16 +462,20 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             }
         }
         for name in ownFiles() {
+            let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
             let failure = state.withLock { state -> POSIXFile.Failure? in
                 // A store that renamed its file into place since then keeps it.
                 guard state.index?.peek(name) == nil else { return nil }
+                if name.hasPrefix(TemporaryFile.prefix) { return nil }
                 do throws(POSIXFile.Failure) {
-                    try POSIXFile.remove(path(of: name))
+                    try POSIXFile.move(path(of: name), to: trash)
                     return nil
                 } catch {
-                    return error
+                    return error.code == ENOENT ? nil : error
                 }
             }
+            // A stale temporary file, or the entry just set aside under its temporary name.
+            try? POSIXFile.remove(name.hasPrefix(TemporaryFile.prefix) ? path(of: name) : trash)
             if let failure {
                 throw CacheError(
                     operation: .removeAll, key: nil, path: path(of: name),
@@ -476,12 +498,14 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         }
         var removed = 0
         for name in expired {
+            var retired: [String] = []
+            defer { discard(retired) }
             state.withLock { state in
                 // Stored again, or read and renewed, since the list was made: it stays.
                 guard let entry = state.index?.peek(name), entry.expiration.isExpired(at: seconds) else {
                     return
                 }
-                removeFile(name: name, state: &state)
+                retireFile(name: name, state: &state, into: &retired)
                 state.statistics.expirations += 1
                 removed += 1
                 if configuration.onEvent != nil { events.append(.expired(.disk, key: entry.key ?? name)) }
@@ -530,11 +554,24 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
 
     // MARK: - Helpers
 
-    /// Deletes the entry file `name` and drops it from the index; under the lock, so a store cannot rename
-    /// a new file into place between the two.
-    func removeFile(name: String, state: inout State) {
-        try? POSIXFile.remove(path(of: name))
+    /// Takes the entry file `name` out of the directory and the index, under the lock, so a store cannot
+    /// rename a new file into place between the two. The file is only renamed to a temporary name here
+    /// (a directory operation); its data is freed when the caller deletes it, after unlocking: deleting a
+    /// 1 MB file under the lock would hold up every reader.
+    func retireFile(name: String, state: inout State, into retired: inout [String]) {
+        let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
+        do throws(POSIXFile.Failure) {
+            try POSIXFile.move(path(of: name), to: trash)
+            retired.append(trash)
+        } catch {
+            try? POSIXFile.remove(path(of: name))
+        }
         if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
+    }
+
+    /// Deletes files ``retireFile(name:state:into:)`` set aside; called after unlocking.
+    func discard(_ retired: [String]) {
+        for path in retired { try? POSIXFile.remove(path) }
     }
 
     func path(of name: String) -> String {

@@ -133,7 +133,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// The live value for `key` with its expiration after this read, or `nil`; what the tier seam and
     /// ``Cache`` read, so a value moved to another tier keeps its remaining lifetime.
     @inlinable
-    func entry(forKey key: Key, extending: ExpirationExtending) -> (
+    func entry(forKey key: Key, extending: ExpirationExtending, countingMiss: Bool = true) -> (
         value: Value, expiration: StoredExpiration
     )? {
         let now = clock.now()
@@ -142,30 +142,36 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         // this path specializes fully in the caller.
         state.lock.lock()
         let (found, expired) = Self.read(
-            key, from: &state.state, at: now, seconds: seconds, extending: extending)
+            key, from: &state.state, at: now, seconds: seconds, extending: extending,
+            countingMiss: countingMiss)
         state.lock.unlock()
         // The expired entry is released here, after unlocking: its value's deinit may call back.
         withExtendedLifetime(expired) {}
         if let onEvent = configuration.onEvent {
             let name = String(describing: key)
             if expired != nil { onEvent(.expired(.memory, key: name)) }
-            onEvent(found == nil ? .miss(.memory, key: name) : .hit(.memory, key: name))
+            if found != nil {
+                onEvent(.hit(.memory, key: name))
+            } else if countingMiss {
+                onEvent(.miss(.memory, key: name))
+            }
         }
         return found
     }
 
     @inlinable
     static func read(
-        _ key: Key, from state: inout State, at now: Date, seconds: Double, extending: ExpirationExtending
+        _ key: Key, from state: inout State, at now: Date, seconds: Double, extending: ExpirationExtending,
+        countingMiss: Bool
     ) -> (found: (value: Value, expiration: StoredExpiration)?, expired: Removed?) {
         guard let position = state.table.markReferenced(key) else {
-            state.statistics.misses += 1
+            if countingMiss { state.statistics.misses += 1 }
             return (nil, nil)
         }
         var entry = state.table.payload(at: position)
         if entry.expiration.isExpired(at: seconds) {
             let removed = Self.remove(key, from: &state)
-            state.statistics.misses += 1
+            if countingMiss { state.statistics.misses += 1 }
             state.statistics.expirations += 1
             return (nil, removed)
         }

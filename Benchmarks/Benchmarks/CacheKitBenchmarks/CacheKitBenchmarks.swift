@@ -142,6 +142,26 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: Disk: a 4 KB hit while another thread stores 1 MB values (p99 against no writer)
+    let underWrites = Benchmark.Configuration(
+        metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(smoke ? 1 : 5),
+        maxIterations: smoke ? 1 : 5_000)
+    for writing in [false, true] {
+        let name =
+            "Disk hit 4 KB, \(writing ? "another thread storing 1 MB values" : "no writer"): DiskStorage"
+        Benchmark(
+            name, configuration: underWrites,
+            closure: { benchmark in
+                let fixture = try HitFixture.shared()
+                let key = "hit-\(benchmark.currentIteration % 64)"
+                benchmark.startMeasurement()
+                blackHole(fixture.storage.value(forKey: key, extendingExpiration: .none))
+                benchmark.stopMeasurement()
+            },
+            setup: { if writing { try BackgroundWriter.shared.start() } },
+            teardown: { BackgroundWriter.shared.stop() })
+    }
+
     // MARK: Disk: per-store cost as the cache grows, and opening a large cache
     let small = Data(count: 64)
     for entries in smoke ? [1_000] : [1_000, 100_000] {
@@ -195,5 +215,71 @@ final class DiskFixture: @unchecked Sendable {
         let fixture = try DiskFixture(entries: entries, payload: payload)
         fixtures[entries] = fixture
         return fixture
+    }
+}
+
+/// 64 entries of 4 KB in one storage, read by the hit-under-writes benchmarks, and written by
+/// ``BackgroundWriter`` under other keys.
+final class HitFixture: @unchecked Sendable {
+    // @unchecked Sendable: created once under `lock`, then only read; the storage is itself thread-safe.
+    let storage: DiskStorage<Data>
+
+    private static let lock = NSLock()
+    // nonisolated(unsafe): `fixture` is only touched while holding `lock`.
+    nonisolated(unsafe) private static var fixture: HitFixture?
+
+    private init() throws {
+        storage = try DiskStorage<Data>(
+            configuration: .init(directory: temporaryFolder("hit-under-writes"), sizeLimit: 64 * 1_048_576))
+        let payload = Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0) })
+        for index in 0..<64 { try storage.store(payload, forKey: "hit-\(index)") }
+    }
+
+    static func shared() throws -> HitFixture {
+        lock.lock()
+        defer { lock.unlock() }
+        if let fixture { return fixture }
+        let made = try HitFixture()
+        fixture = made
+        return made
+    }
+}
+
+/// A thread storing 1 MB values into ``HitFixture``'s storage, under keys of its own, until stopped.
+final class BackgroundWriter: @unchecked Sendable {
+    // @unchecked Sendable: `running` is only touched while holding `lock`.
+    static let shared = BackgroundWriter()
+    private let lock = NSLock()
+    private var running = false
+    private let stopped = DispatchSemaphore(value: 0)
+
+    private var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return running
+    }
+
+    func start() throws {
+        let storage = try HitFixture.shared().storage
+        lock.lock()
+        running = true
+        lock.unlock()
+        let payload = Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        Thread {
+            var index = 0
+            while self.isRunning {
+                try? storage.store(payload, forKey: "large-\(index % 32)")
+                index += 1
+            }
+            self.stopped.signal()
+        }.start()
+    }
+
+    func stop() {
+        lock.lock()
+        let wasRunning = running
+        running = false
+        lock.unlock()
+        if wasRunning { stopped.wait() }
     }
 }
