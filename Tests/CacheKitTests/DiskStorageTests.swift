@@ -285,10 +285,12 @@ struct DiskStorageTests {
         try storage.store("a", forKey: "a")
         try storage.store("b", forKey: "b")
         try Data("mine".utf8).write(to: folder.url.appendingPathComponent("notes.txt"))
+        let kingfisherLike = String(repeating: "0123456789abcdef", count: 2)
+        try Data("another cache's image".utf8).write(to: folder.url.appendingPathComponent(kingfisherLike))
         // When
         try storage.removeAll()
         // Then
-        #expect(folder.fileNames == ["notes.txt"])
+        #expect(folder.fileNames.sorted() == [kingfisherLike, "notes.txt"])
         #expect(storage.count == 0)
         #expect(storage.totalSize == 0)
     }

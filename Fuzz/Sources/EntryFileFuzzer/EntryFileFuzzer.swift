@@ -17,11 +17,17 @@ public func fuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutable
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Data(bytes(data, size))
-    guard let storage = try? DiskStorage<Data>(configuration: .init(directory: folder)) else { return 0 }
+    guard let storage = try? DiskStorage<Data>(configuration: .init(directory: folder, sweepInterval: nil))
+    else {
+        return 0
+    }
     let path = storage.fileURL(forKey: "fuzzed").path
     guard FileManager.default.createFile(atPath: path, contents: bytes) else { return 0 }
     // A fresh storage lists the folder and reads every trailer: the index builder.
-    guard let reopened = try? DiskStorage<Data>(configuration: .init(directory: folder)) else { return 0 }
+    guard let reopened = try? DiskStorage<Data>(configuration: .init(directory: folder, sweepInterval: nil))
+    else {
+        return 0
+    }
     let count = reopened.count
     let value = reopened.value(forKey: "fuzzed")
     if value != nil, count != 1 {
