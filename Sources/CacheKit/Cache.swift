@@ -257,17 +257,16 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
             if let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
             // Read before locking: the clock is the user's code, never called under a lock.
             let now = front?.clock.now().timeIntervalSince1970 ?? 0
-            let joined = loads.withLock { loads -> (LoadFlight<Value>, isNew: Bool)? in
-                if let running = loads[key] { return (running, false) }
+            let joined = loads.withLock { loads -> (LoadFlight<Value>, waiter: UInt64, isNew: Bool)? in
+                if let running = loads[key] { return (running, running.makeWaiter(), false) }
                 // A load that finished after our miss stored its value before leaving `loads`: look again
                 // rather than load twice.
                 if let front, front.contains(key, atSeconds: now) { return nil }
                 let flight = LoadFlight<Value>()
                 loads[key] = flight
-                return (flight, true)
+                return (flight, flight.makeWaiter(), true)
             }
-            guard let (flight, isNew) = joined else { continue }
-            let waiter = flight.makeWaiter()
+            guard let (flight, waiter, isNew) = joined else { continue }
             if isNew { flight.start { await self.runLoad(flight, forKey: key, load) } }
             do {
                 let value = try await flight.wait(waiter) { [weak self] in self?.forget(flight, forKey: key) }
@@ -329,6 +328,17 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
         beforePromoting.withLock { $0 = hook }
     }
 
+    /// How many callers wait for `key`'s lane right now (for tests that hold one operation and need the
+    /// next one queued behind it).
+    func queuedOnLane(_ key: String) -> Int {
+        lanes.queued(key)
+    }
+
+    /// How many `removeAll` calls wait for every lane right now (for tests).
+    var queuedForEveryLane: Int {
+        lanes.queuedExclusive
+    }
+
     /// How many loads are running right now (for tests).
     var loadsInFlight: Int {
         loads.withLock { $0.count }
@@ -351,7 +361,8 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
                 if memory.contains(key) { return true }
             } else if let disk = tier as? DiskStorage<Value> {
                 if await disk.onDiskQueue({ disk.contains(key) }) { return true }
-            } else if await tier.cachedEntry(forKey: key) != nil {
+            } else if await lanes.run(key, { await tier.cachedEntry(forKey: key) }) != nil {
+                // Under the key's lane: a tier is never asked about a key while it stores or removes it.
                 return true
             }
         }
@@ -468,8 +479,8 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
 
     // MARK: - Inspecting
 
-    /// The number of entries on disk (every stored entry is there; memory holds a recent subset); 0 without
-    /// a disk tier.
+    /// The number of entries in the disk tier (stores write every entry there, within its limits; memory
+    /// holds a recent subset); 0 without a disk tier.
     public var count: Int {
         get async {
             guard let disk else { return 0 }

@@ -12,17 +12,19 @@ extension DiskStorage {
     /// Builds the index from the directory once, removing expired entries, damaged CacheKit files and
     /// stale temporary files on the way. Returns false when the directory cannot be read (every read is
     /// then a miss, and the next call tries again).
-    func ensureIndex(_ state: inout State, events: inout [CacheEvent]) -> Bool {
+    ///
+    /// It runs under the lock, once, on first use: readers arriving meanwhile wait for it. `seconds` is
+    /// the caller's time, read before locking (the clock is the user's code).
+    func ensureIndex(_ state: inout State, at seconds: Double, events: inout [CacheEvent]) -> Bool {
         if state.index != nil { return true }
         state.indexBuilds += 1
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else {
             return false
         }
-        let seconds = clock.now().timeIntervalSince1970
         var found: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
         found.reserveCapacity(names.count)
         for name in names {
-            if name.hasPrefix(TemporaryFile.prefix) {
+            if TemporaryFile.isOurs(name) {
                 // A store that crashed between writing and renaming, or another storage's store in flight.
                 if TemporaryFile.isStale(path(of: name)) { try? POSIXFile.remove(path(of: name)) }
                 continue
@@ -98,7 +100,7 @@ extension DiskStorage {
     func ownFiles() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
         return names.filter { name in
-            if name.hasPrefix(TemporaryFile.prefix) { return TemporaryFile.isStale(path(of: name)) }
+            if TemporaryFile.isOurs(name) { return TemporaryFile.isStale(path(of: name)) }
             guard Self.isEntryFileName(name),
                 let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false)
             else { return false }
@@ -124,6 +126,17 @@ enum TemporaryFile {
     /// the real time, not a storage's clock: it is about processes, not entries.
     static let staleAge: Double = 60
 
+    /// Whether `name` has the shape of CacheKit's temporary names: the prefix, an entry's 32 hex
+    /// characters, then `-` and more. Another program's `.tmp-` file is not touched.
+    static func isOurs(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        let start = prefix.utf8.count
+        guard name.hasPrefix(prefix), bytes.count > start + 33, bytes[start + 32] == UInt8(ascii: "-") else {
+            return false
+        }
+        return bytes[start..<start + 32].allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
     /// Whether the temporary file at `path` is a regular file last written more than ``staleAge`` ago.
     static func isStale(_ path: String, now: Double = Date().timeIntervalSince1970) -> Bool {
         guard let status = POSIXFile.linkStatus(path), status.isRegularFile else { return false }
@@ -141,6 +154,8 @@ struct FileRead {
         case notOurs
         /// CacheKit's, and damaged: `reason` says how.
         case damaged(reason: String)
+        /// Could not be read now (out of descriptors or memory, an I/O error): not judged either way.
+        case unavailable
     }
 
     let result: Result
@@ -151,16 +166,24 @@ struct FileRead {
 
     init(path: String, key: String, sizeLimit: Int) {
         var opened: Int32?
+        var failure: Int32 = 0
         do throws(POSIXFile.Failure) {
             opened = try POSIXFile.openForReading(path, writable: true)
         } catch {
+            failure = error.code
             // A read-only file or file system: read it, and skip writing the renewal back.
             if error.code == EACCES || error.code == EROFS {
-                opened = try? POSIXFile.openForReading(path, writable: false)
+                do throws(POSIXFile.Failure) {
+                    opened = try POSIXFile.openForReading(path, writable: false)
+                } catch {
+                    failure = error.code
+                }
             }
         }
         guard let descriptor = opened else {
-            (result, self.descriptor, deadlineOffset) = (.notOurs, nil, 0)
+            // Gone, a link, a directory, a device without a reader, or not ours to read: not an entry.
+            let notAnEntry = [ENOENT, ELOOP, EISDIR, ENXIO, ENOTDIR, EACCES, EPERM].contains(failure)
+            (result, self.descriptor, deadlineOffset) = (notAnEntry ? .notOurs : .unavailable, nil, 0)
             return
         }
         self.descriptor = descriptor
@@ -174,7 +197,7 @@ struct FileRead {
         do throws(POSIXFile.Failure) {
             file = try POSIXFile.read(descriptor, count: status.size, at: 0)
         } catch {
-            result = .notOurs
+            result = .unavailable
             return
         }
         switch EntryFile.decode(file) {

@@ -37,10 +37,13 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var totalSize = 0
         var statistics = CacheStatistics()
         var nextGeneration: UInt64 = 0
-        /// The generation of the newest store of each file name still writing its temporary file. A store
-        /// renames its file into place only if it is still the newest; a later store or a remove takes
-        /// its place here (or clears it), so the last call wins.
-        var writing: [String: UInt64] = [:]
+        /// Per file name with stores still writing: how many, and the newest generation whose store
+        /// committed or whose remove (or eviction) happened meanwhile. A store renames its file into
+        /// place only if its generation is above that floor, so of the stores that succeed the one
+        /// called last wins, and a remove called after a store began wins over it.
+        var writing: [String: (stores: Int, floor: UInt64)] = [:]
+        /// Stores that began before the last `removeAll` never rename their file into place.
+        var clearedBelow: UInt64 = 0
         /// How many times the directory was listed to build the index; stays 1 however many stores.
         var indexBuilds = 0
     }
@@ -55,6 +58,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     private let sweeper = Locked<SweepTimer?>(nil)
     /// A test hook run by a store between writing its temporary file and renaming it; `nil` outside tests.
     private let beforeRename = Locked<(@Sendable (String) -> Void)?>(nil)
+    /// A test hook run by a read between finding its entry in the index and reading the file.
+    private let beforeReadingFile = Locked<(@Sendable (String) -> Void)?>(nil)
 
     /// Creates the storage and its directory. The index is built on first use, and expired entries
     /// found then are removed.
@@ -165,7 +170,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var events: [CacheEvent] = []
         defer { emit(events) }
         return state.withLock { state in
-            guard ensureIndex(&state, events: &events), let entry = state.index?.peek(name) else {
+            guard ensureIndex(&state, at: seconds, events: &events), let entry = state.index?.peek(name)
+            else {
                 return false
             }
             return !entry.expiration.isExpired(at: seconds)
@@ -183,7 +189,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var retired: [String] = []
         defer { discard(retired) }
         let found = state.withLock { state -> IndexEntry? in
-            guard ensureIndex(&state, events: &events), let position = state.index?.touch(name),
+            guard ensureIndex(&state, at: seconds, events: &events), let position = state.index?.touch(name),
                 let entry = state.index?.payload(at: position)
             else {
                 state.statistics.misses += 1
@@ -202,6 +208,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             events.append(.miss(.disk, key: key))
             return nil
         }
+        if let hook = beforeReadingFile.withLock({ $0 }) { hook(key) }
         // Outside the lock: open, check and read the file. A store that renamed a newer file into place
         // meanwhile is read instead (it is the newest value); its generation tells us below.
         let outcome = FileRead(path: path, key: key, sizeLimit: configuration.sizeLimit)
@@ -229,7 +236,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                     guard !stored.isExpired(at: seconds) else { break }
                     state.statistics.hits += 1
                     events.append(.hit(.disk, key: key))
-                    return (payload, stored, current?.generation ?? found.generation)
+                    // Which file was read is unknown: the generation read, so a late decoding failure
+                    // never removes a newer file.
+                    return (payload, stored, found.generation)
                 }
                 guard !entry.expiration.isExpired(at: seconds) else { break }
                 let renewed = entry.expiration.extended(by: extending, now: now)
@@ -243,6 +252,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                 return (payload, entry.expiration, found.generation)
             case .otherKey:
                 // Another key with the same hash owns this file: a miss, and the file stays.
+                break
+            case .unavailable:
+                // Out of descriptors or memory, an I/O error: a miss now; the entry stays indexed.
                 break
             case .notOurs:
                 // Something else took the entry's name (a pipe, a device, another program's file) or a
@@ -300,7 +312,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                 reason: .entryTooLarge(
                     size: keyOverflow || trailerOverflow ? .max : size, limit: configuration.sizeLimit))
         }
-        guard configuration.countLimit > 0 else {
+        // Expired on arrival, or a storage that keeps nothing: the store removes the key's entry.
+        guard configuration.countLimit > 0, !stored.isExpired(at: now.timeIntervalSince1970) else {
             try removeValue(forKey: key)
             return
         }
@@ -308,9 +321,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var events: [CacheEvent] = []
         defer { emit(events) }
         let generation = state.withLock { state -> UInt64 in
-            _ = ensureIndex(&state, events: &events)
+            _ = ensureIndex(&state, at: now.timeIntervalSince1970, events: &events)
             state.nextGeneration &+= 1
-            state.writing[name] = state.nextGeneration
+            state.writing[name, default: (0, 0)].stores += 1
             return state.nextGeneration
         }
         let temporary = Self.temporaryPath(in: directoryPath, for: name, generation: generation)
@@ -318,9 +331,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         do throws(POSIXFile.Failure) {
             descriptor = try POSIXFile.createFile(temporary, containing: file)
         } catch {
-            state.withLock { state in
-                if state.writing[name] == generation { state.writing[name] = nil }
-            }
+            state.withLock { Self.finishWriting(name, state: &$0) }
             throw CacheError(
                 operation: .store, key: key, path: path,
                 reason: .fileSystem(code: error.code, message: error.message))
@@ -333,8 +344,11 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let replacedData = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
         var keptReplaced = false
         let failure = state.withLock { state -> POSIXFile.Failure? in
-            guard state.writing[name] == generation else { return nil }
-            state.writing[name] = nil
+            defer { Self.finishWriting(name, state: &state) }
+            guard generation > state.clearedBelow, generation > (state.writing[name]?.floor ?? 0),
+                generation > (state.index?.peek(name)?.generation ?? 0)
+            else { return nil }
+            state.writing[name]?.floor = generation
             // A second name for the file being replaced, so the rename does not free its data under the
             // lock; it is deleted after unlocking.
             keptReplaced = POSIXFile.addName(replacedData, to: path)
@@ -358,6 +372,19 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         // Recency survives a restart as the file's modification time; set once the file is in place.
         try? POSIXFile.setTimes(descriptor, to: now.timeIntervalSince1970)
         trimIfNeeded(keeping: name, events: &events)
+    }
+
+    /// One store of `name` is done writing (renamed, discarded or failed).
+    private static func finishWriting(_ name: String, state: inout State) {
+        guard let writing = state.writing[name] else { return }
+        state.writing[name] = writing.stores > 1 ? (writing.stores - 1, writing.floor) : nil
+    }
+
+    /// Raises `name`'s floor, if stores of it are writing, so none of them renames an older value over
+    /// what just happened to the entry.
+    static func raiseFloor(_ name: String, to generation: UInt64, state: inout State) {
+        guard let writing = state.writing[name] else { return }
+        state.writing[name] = (writing.stores, max(writing.floor, generation))
     }
 
     /// Removes least recently used entries down to ``Configuration/trimRatio`` of the limits, when one
@@ -415,13 +442,15 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     /// - Throws: ``CacheError`` with operation `remove` when the file exists but cannot be deleted.
     public func removeValue(forKey key: String) throws(CacheError) {
         let name = StableHash.hex(key)
+        let seconds = clock.now().timeIntervalSince1970
         var events: [CacheEvent] = []
         defer { emit(events) }
         var retired: [String] = []
         defer { discard(retired) }
         try state.withLock { state throws(CacheError) in
-            _ = ensureIndex(&state, events: &events)
-            state.writing[name] = nil
+            _ = ensureIndex(&state, at: seconds, events: &events)
+            state.nextGeneration &+= 1
+            Self.raiseFloor(name, to: state.nextGeneration, state: &state)
             guard state.index?.peek(name) != nil else { return }
             let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
             do throws(POSIXFile.Failure) {
@@ -447,9 +476,11 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     public func removeAll() throws(CacheError) {
         var events: [CacheEvent] = []
         defer { emit(events) }
+        let seconds = clock.now().timeIntervalSince1970
         let removed = state.withLock { state -> ClockTable<String, IndexEntry> in
-            _ = ensureIndex(&state, events: &events)
-            state.writing = [:]
+            _ = ensureIndex(&state, at: seconds, events: &events)
+            state.nextGeneration &+= 1
+            state.clearedBelow = state.nextGeneration
             defer {
                 state.index = ClockTable()
                 state.totalSize = 0
@@ -477,6 +508,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             // A stale temporary file, or the entry just set aside under its temporary name.
             try? POSIXFile.remove(name.hasPrefix(TemporaryFile.prefix) ? path(of: name) : trash)
             if let failure {
+                // Entries not yet removed are found again by listing the folder on the next use.
+                state.withLock { $0.index = nil }
                 throw CacheError(
                     operation: .removeAll, key: nil, path: path(of: name),
                     reason: .fileSystem(code: failure.code, message: failure.message))
@@ -493,7 +526,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var events: [CacheEvent] = []
         defer { emit(events) }
         let expired = state.withLock { state -> [String] in
-            guard ensureIndex(&state, events: &events) else { return [] }
+            guard ensureIndex(&state, at: seconds, events: &events) else { return [] }
             return state.index?.keys(where: { $0.expiration.isExpired(at: seconds) }) ?? []
         }
         var removed = 0
@@ -520,8 +553,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     public var count: Int {
         var events: [CacheEvent] = []
         defer { emit(events) }
+        let seconds = clock.now().timeIntervalSince1970
         return state.withLock { state in
-            _ = ensureIndex(&state, events: &events)
+            _ = ensureIndex(&state, at: seconds, events: &events)
             return state.index?.count ?? 0
         }
     }
@@ -530,8 +564,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     public var totalSize: Int {
         var events: [CacheEvent] = []
         defer { emit(events) }
+        let seconds = clock.now().timeIntervalSince1970
         return state.withLock { state in
-            _ = ensureIndex(&state, events: &events)
+            _ = ensureIndex(&state, at: seconds, events: &events)
             return state.totalSize
         }
     }
@@ -545,6 +580,12 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     /// can hold a store in that window.
     func setBeforeRename(_ hook: (@Sendable (String) -> Void)?) {
         beforeRename.withLock { $0 = hook }
+    }
+
+    /// Runs `hook` in every read between finding its entry in the index and reading the file, so a test
+    /// can hold a read in that window.
+    func setBeforeReadingFile(_ hook: (@Sendable (String) -> Void)?) {
+        beforeReadingFile.withLock { $0 = hook }
     }
 
     /// How many times the directory has been listed to build the index (for tests).
@@ -566,7 +607,10 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         } catch {
             try? POSIXFile.remove(path(of: name))
         }
-        if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
+        if let removed = state.index?.remove(name) {
+            state.totalSize -= removed.payload.size
+            Self.raiseFloor(name, to: removed.payload.generation, state: &state)
+        }
     }
 
     /// Deletes files ``retireFile(name:state:into:)`` set aside; called after unlocking.

@@ -217,9 +217,10 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// are evicted first, oldest first, giving an entry read since the last pass a second chance; the
     /// value being stored is never evicted by its own store.
     ///
-    /// A value whose cost alone exceeds ``Configuration/totalCostLimit``, or any value when
-    /// ``Configuration/countLimit`` is 0 or less, is not stored (and any older value for the key is
-    /// removed), rather than emptying the whole cache for it.
+    /// A value whose cost alone exceeds ``Configuration/totalCostLimit``, any value when
+    /// ``Configuration/countLimit`` is 0 or less, and a value already expired (a zero or negative duration,
+    /// a date in the past) is not stored, and any older value for the key is removed: an entry that cannot
+    /// be kept never empties the cache or takes a live entry's place.
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: The entry's key.
@@ -229,7 +230,13 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         // Costs are the user's numbers. Each is at most half of `Int.max`, and so is the limit the total
         // is held to (see `insert`), so adding one entry to a total within the limit never overflows.
         let cost = min(max(configuration.cost(value), 0), Self.largestCost)
-        let stored = StoredExpiration(expiration ?? configuration.expiration, now: clock.now())
+        let now = clock.now()
+        let stored = StoredExpiration(expiration ?? configuration.expiration, now: now)
+        // Expired on arrival: the store removes the key's entry rather than take a slot from a live one.
+        guard !stored.isExpired(at: now.timeIntervalSince1970) else {
+            removeValue(forKey: key)
+            return
+        }
         state.lock.lock()
         let (replaced, evicted) = Self.insert(
             Entry(value: value, cost: cost, expiration: stored), forKey: key, into: &state.state,

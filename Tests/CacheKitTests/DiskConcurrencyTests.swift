@@ -16,9 +16,11 @@ final class HeldStore: Sendable {
     init(_ storage: DiskStorage<String>, storing value: String, forKey key: String) {
         let entered = entered
         let release = release
+        let heldAtHook = heldAtHook
         storage.setBeforeRename { storedKey in
             guard storedKey == key else { return }
             storage.setBeforeRename(nil)
+            heldAtHook.record(.hit(.disk, key: storedKey))
             entered.signal()
             _ = release.wait(timeout: .now() + 10)
         }
@@ -32,6 +34,12 @@ final class HeldStore: Sendable {
         }.start()
         _ = entered.wait(timeout: .now() + 10)
     }
+
+    /// Whether the store reached the hook (`init` waits at most 10 seconds for it).
+    var wasHeld: Bool {
+        heldAtHook.all.count == 1
+    }
+    private let heldAtHook = EventLog()
 
     /// Lets the store rename its file and waits for it to return.
     func finish() {
@@ -54,6 +62,7 @@ struct DiskConcurrencyTests {
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         try storage.store("a", forKey: "a")
         let held = HeldStore(storage, storing: "b", forKey: "b")
+        #expect(held.wasHeld)
         // When "a" is read, and stored, meanwhile
         let finished = Watchdog.finishes(within: 5) {
             _ = storage.value(forKey: "a")
@@ -70,6 +79,7 @@ struct DiskConcurrencyTests {
         // Given a store of "first" held before its rename
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         let held = HeldStore(storage, storing: "first", forKey: "k")
+        #expect(held.wasHeld)
         // When "second" is stored and completes, then the first store renames
         try storage.store("second", forKey: "k")
         held.finish()
@@ -85,12 +95,45 @@ struct DiskConcurrencyTests {
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         try storage.store("old", forKey: "k")
         let held = HeldStore(storage, storing: "new", forKey: "k")
+        #expect(held.wasHeld)
         // When
         try storage.removeValue(forKey: "k")
         held.finish()
         // Then
         #expect(storage.value(forKey: "k") == nil)
         #expect(folder.fileNames.isEmpty)
+    }
+
+    @Test func aStoreAndAHitOfOtherKeysAreNotHeldUpByAReadInProgress() throws {
+        // Given "a" being read, held after its index lookup and before reading its file
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        try storage.store("a", forKey: "a")
+        try storage.store("c", forKey: "c")
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        storage.setBeforeReadingFile { key in
+            guard key == "a" else { return }
+            entered.signal()
+            _ = release.wait(timeout: .now() + 10)
+        }
+        let read = EventLog()
+        Thread {
+            if let value = storage.value(forKey: "a") { read.record(.hit(.disk, key: value)) }
+            finished.signal()
+        }.start()
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+        // When another key is stored and another read meanwhile
+        let unblocked = Watchdog.finishes(within: 5) {
+            try? storage.store("b", forKey: "b")
+            _ = storage.value(forKey: "c")
+        }
+        release.signal()
+        _ = finished.wait(timeout: .now() + 10)
+        // Then both finished while the read of "a" was held, and the read still found its value
+        #expect(unblocked)
+        #expect(read.all == [.hit(.disk, key: "a")])
+        #expect(storage.value(forKey: "b") == "b")
     }
 
     @Test func manyThreadsStoringAndReadingKeepTheIndexConsistent() throws {

@@ -307,32 +307,37 @@ struct DiskStorageTests {
     }
 
     @Test func aTemporaryFileOlderThanAMinuteIsCleanedAtStartup() throws {
-        // Given a store that crashed before its rename two minutes ago
-        let leftover = folder.url.appendingPathComponent(".tmp-abc-1")
-        try Data("partial".utf8).write(to: leftover)
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: leftover.path)
+        // Given a store that crashed before its rename two minutes ago, and another program's old .tmp file
+        let entryName = String(repeating: "ab", count: 16)
+        let leftover = folder.url.appendingPathComponent(".tmp-\(entryName)-4242-7-9f3c")
+        let foreign = folder.url.appendingPathComponent(".tmp-editor-swap")
+        for file in [leftover, foreign] {
+            try Data("partial".utf8).write(to: file)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-120)], ofItemAtPath: file.path)
+        }
         // When
         let storage = try DiskStorage<String>(in: folder, clock: clock)
-        // Then
+        // Then only CacheKit's leftover is gone
         #expect(storage.count == 0)
-        #expect(folder.fileNames.isEmpty)
+        #expect(folder.fileNames == [".tmp-editor-swap"])
     }
 
     @Test func anotherStoragesFreshTemporaryFileIsLeftAlone() throws {
         // Given another process's store in flight: its temporary file was written just now
-        let inFlight = folder.url.appendingPathComponent(".tmp-abc-1")
-        try Data("partial".utf8).write(to: inFlight)
+        let name = ".tmp-\(String(repeating: "ab", count: 16))-4242-7-9f3c"
+        try Data("partial".utf8).write(to: folder.url.appendingPathComponent(name))
         // When this storage opens and removes everything
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         _ = storage.count
         try storage.removeAll()
         // Then
-        #expect(folder.fileNames == [".tmp-abc-1"])
+        #expect(folder.fileNames == [name])
     }
 
     @Test func aTemporaryNameAnotherStorageUsesDoesNotFailAStore() throws {
-        // Given two storages on one folder, as two processes share one, each numbering its stores from 1
+        // Given two storages on one folder, as two processes share one, each numbering its stores from 1,
+        // and the temporary names such numbering gave (before names carried the process and random bits)
         let first = try DiskStorage<String>(in: folder, clock: clock)
         let second = try DiskStorage<String>(in: folder, clock: clock)
         try first.store("warm", forKey: "warm")

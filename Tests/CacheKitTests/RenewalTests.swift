@@ -66,6 +66,31 @@ struct RenewalTests {
         #expect(try aliveAfterRead(until, extending: .cacheTime, disk: disk))
     }
 
+    @Test(arguments: [false, true])
+    func aStoreExpiredOnArrivalRemovesTheKeyAndTakesNoSlot(disk: Bool) throws {
+        // Given "old" stored and a second live entry
+        let log = EventLog()
+        let memory = MemoryStorage<String, String>(
+            configuration: .init(countLimit: 2, sweepInterval: nil, onEvent: { log.record($0) }),
+            clock: clock.cacheClock)
+        let onDisk = try DiskStorage<String>(in: folder, clock: clock, countLimit: 2, events: log)
+        let store: (String, String, CacheExpiration?) throws -> Void = { value, key, expiration in
+            if disk {
+                try onDisk.store(value, forKey: key, expiration: expiration)
+            } else {
+                memory.store(value, forKey: key, expiration: expiration)
+            }
+        }
+        try store("old", "k", nil)
+        try store("live", "other", nil)
+        // When "k" is stored with a date in the past
+        try store("dead", "k", .date(clock.now.addingTimeInterval(-1)))
+        // Then "k" is gone, "other" stays, and nothing was evicted for it
+        #expect((disk ? onDisk.value(forKey: "k") : memory.value(forKey: "k")) == nil)
+        #expect((disk ? onDisk.value(forKey: "other") : memory.value(forKey: "other")) == "live")
+        #expect(!log.all.contains { if case .evicted = $0 { true } else { false } })
+    }
+
     @Test func neverStaysNever() {
         let stored = StoredExpiration(.never, now: clock.now)
         #expect(stored.extended(by: .cacheTime, now: clock.now) == nil)

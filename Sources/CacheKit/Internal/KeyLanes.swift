@@ -33,9 +33,16 @@ final class KeyLanes: Sendable {
         return try await body()
     }
 
-    /// How many keys are in use (for tests).
-    var busyCount: Int {
-        state.withLock { $0.busy.count }
+    /// How many exclusive operations are waiting for every lane (for tests).
+    var queuedExclusive: Int {
+        state.withLock { $0.exclusiveWaiters.count }
+    }
+
+    /// How many callers are queued behind `key`'s lane (for tests).
+    func queued(_ key: String) -> Int {
+        state.withLock { state in
+            (state.busy[key]?.count ?? 0) + state.blocked.filter { $0.key == key }.count
+        }
     }
 
     private func acquire(_ key: String) async {

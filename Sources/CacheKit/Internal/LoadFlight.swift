@@ -6,6 +6,8 @@
 final class LoadFlight<Value: Sendable>: Sendable {
     private struct State: Sendable {
         var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
+        /// Tickets handed out whose callers have not registered (or left) yet: they still want the load.
+        var outstanding = 0
         var cancelledEarly: Set<UInt64> = []
         var nextWaiter: UInt64 = 0
         var result: Result<Value, any Error>?
@@ -23,10 +25,14 @@ final class LoadFlight<Value: Sendable>: Sendable {
 
     private let state = Locked(State())
 
-    /// Starts `body` in a task of its own. Called once, right after init.
+    /// Starts `body` in a task of its own, unless every caller has already left. Called once.
     func start(_ body: @escaping @Sendable () async -> Void) {
         let task = Task { await body() }
-        state.withLock { $0.task = task }
+        let abandoned = state.withLock { state -> Bool in
+            state.task = task
+            return state.isAbandoned
+        }
+        if abandoned { task.cancel() }
     }
 
     var isStale: Bool {
@@ -38,13 +44,19 @@ final class LoadFlight<Value: Sendable>: Sendable {
         state.withLock { $0.isStale = true }
     }
 
-    /// A ticket for one waiting caller; ``wait(_:onLastLeft:)`` uses it.
+    /// A ticket for one waiting caller, taken while the flight is found or made (under the cache's lock
+    /// of running loads), so the flight cannot be abandoned in between; ``wait(_:onLastLeft:)`` uses it.
     func makeWaiter() -> UInt64 {
         state.withLock { state in
             state.nextWaiter &+= 1
+            state.outstanding += 1
             return state.nextWaiter
         }
     }
+
+    /// What a caller leaving does to the load: `.none` while others still want it; otherwise the task to
+    /// cancel after unlocking (itself `nil` when not started yet).
+    private typealias Abandoning = Task<Void, Never>??
 
     /// Waits for the load's result; a cancelled caller leaves at once. `onLastLeft` runs when this caller
     /// was the last one waiting and left before the result.
@@ -52,40 +64,48 @@ final class LoadFlight<Value: Sendable>: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Value, any Error>) in
-                let (ready, wasLast) = state.withLock { state -> (Result<Value, any Error>?, Bool) in
-                    if let result = state.result { return (result, false) }
-                    if state.isAbandoned { return (.failure(Abandoned()), false) }
+                let (ready, abandoning) = state.withLock { state -> (Result<Value, any Error>?, Abandoning) in
+                    state.outstanding -= 1
+                    if let result = state.result { return (result, nil) }
+                    if state.isAbandoned { return (.failure(Abandoned()), nil) }
                     if state.cancelledEarly.remove(waiter) != nil {
                         return (.failure(CancellationError()), abandonIfLast(&state))
                     }
                     state.waiters[waiter] = continuation
-                    return (nil, false)
+                    return (nil, nil)
                 }
                 if let ready { continuation.resume(with: ready) }
-                if wasLast { onLastLeft() }
+                if let abandoning { leave(abandoning, onLastLeft) }
             }
         } onCancel: {
-            let (left, wasLast) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Bool) in
-                guard state.result == nil else { return (nil, false) }
+            let (left, abandoning) = state.withLock {
+                state -> (CheckedContinuation<Value, any Error>?, Abandoning) in
+                guard state.result == nil else { return (nil, nil) }
                 guard let continuation = state.waiters.removeValue(forKey: waiter) else {
                     // Cancelled before the continuation was registered: the body above sees this.
                     state.cancelledEarly.insert(waiter)
-                    return (nil, false)
+                    return (nil, nil)
                 }
                 return (continuation, abandonIfLast(&state))
             }
             left?.resume(throwing: CancellationError())
-            if wasLast { onLastLeft() }
+            if let abandoning { leave(abandoning, onLastLeft) }
         }
     }
 
-    /// When no caller waits any more, cancels the load and marks its value not to be stored.
-    private func abandonIfLast(_ state: inout State) -> Bool {
-        guard state.waiters.isEmpty else { return false }
+    /// Cancels the abandoned load after unlocking: cancellation runs the loader's handlers (user code).
+    private func leave(_ task: Task<Void, Never>?, _ onLastLeft: @Sendable () -> Void) {
+        task?.cancel()
+        onLastLeft()
+    }
+
+    /// When no caller waits or holds a ticket any more, marks the load abandoned and its value not to be
+    /// stored.
+    private func abandonIfLast(_ state: inout State) -> Abandoning {
+        guard state.waiters.isEmpty, state.outstanding == 0 else { return nil }
         state.isStale = true
         state.isAbandoned = true
-        state.task?.cancel()
-        return true
+        return .some(state.task)
     }
 
     /// Hands `result` to every caller still waiting.
