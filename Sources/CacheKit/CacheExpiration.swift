@@ -16,7 +16,7 @@ public enum CacheExpiration: Sendable, Hashable {
     case date(Date)
     /// The entry expires at `date`, and a ``ExpirationExtending/cacheTime`` read renews it for
     /// `renewal` seconds from the read. This is how an entry keeps its remaining lifetime when it moves
-    /// between tiers; a `renewal` that is not a positive number makes it a fixed ``date(_:)``.
+    /// between tiers; a `renewal` that is not a positive finite number makes it a fixed ``date(_:)``.
     case until(Date, renewingBy: TimeInterval)
 
     /// The moment an entry stored at `now` expires; `Date.distantFuture` for ``never``.

@@ -15,11 +15,11 @@ import Foundation
 /// - An index of every entry (size, expiration, recency) is built once from the directory, on first
 ///   use; stores never list the directory. Limits are enforced on every store in amortised O(1).
 /// - Reading and writing file contents happens outside the storage's lock: a 1 MB store of one key does
-///   not hold up a hit on another. Only the index, and renaming or deleting an entry's file, are done
-///   under the lock, so the index always matches the directory. Of two stores of one key, the one called
-///   last wins, whichever finishes writing first.
-/// - A corrupt entry is a miss that removes the file; reads never throw. A file the cache did not write
-///   is never removed.
+///   not hold up a hit on another. Only the index, and renaming or setting aside an entry's file, are
+///   done under the lock (and the one-time index build), so the index matches the directory. Of the
+///   stores of one key that succeed, the one called last wins, whichever finishes writing first.
+/// - A corrupt CacheKit file is a miss that removes it; reads never throw. A file without CacheKit's
+///   trailer is never removed (a store of the key whose name it occupies does replace it).
 /// - All file work is synchronous; call it off the main thread, or use ``Cache``, which does.
 /// - One process per directory: two processes sharing one directory do not see each other's index.
 public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {

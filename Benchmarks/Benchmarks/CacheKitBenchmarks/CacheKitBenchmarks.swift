@@ -146,9 +146,14 @@ let benchmarks: @Sendable () -> Void = {
     let underWrites = Benchmark.Configuration(
         metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(smoke ? 1 : 5),
         maxIterations: smoke ? 1 : 5_000)
-    for writing in [false, true] {
-        let name =
-            "Disk hit 4 KB, \(writing ? "another thread storing 1 MB values" : "no writer"): DiskStorage"
+    // The writer stores into the storage the hits read, into another one in another folder (the
+    // machine's own contention, no shared lock), or not at all.
+    let writers: [(label: String, target: BackgroundWriter.Target?)] = [
+        ("no writer", nil), ("another thread storing 1 MB values", .same),
+        ("another thread storing 1 MB values in another storage", .other),
+    ]
+    for (label, target) in writers {
+        let name = "Disk hit 4 KB, \(label): DiskStorage"
         Benchmark(
             name, configuration: underWrites,
             closure: { benchmark in
@@ -158,7 +163,7 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(fixture.storage.value(forKey: key, extendingExpiration: .none))
                 benchmark.stopMeasurement()
             },
-            setup: { if writing { try BackgroundWriter.shared.start() } },
+            setup: { if let target { try BackgroundWriter.shared.start(into: target) } },
             teardown: { BackgroundWriter.shared.stop() })
     }
 
@@ -259,8 +264,17 @@ final class BackgroundWriter: @unchecked Sendable {
         return running
     }
 
-    func start() throws {
-        let storage = try HitFixture.shared().storage
+    /// Where the writer stores: the storage the hits read, or one of its own in another folder.
+    enum Target { case same, other }
+
+    func start(into target: Target) throws {
+        let storage =
+            switch target {
+            case .same: try HitFixture.shared().storage
+            case .other:
+                try DiskStorage<Data>(
+                    configuration: .init(directory: temporaryFolder("writer"), sizeLimit: 64 * 1_048_576))
+            }
         lock.lock()
         running = true
         lock.unlock()
