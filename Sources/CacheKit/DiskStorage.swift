@@ -341,17 +341,17 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let entry = IndexEntry(
             size: file.count, expiration: stored, generation: generation,
             key: configuration.onEvent == nil ? nil : key)
-        let replacedData = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
-        var keptReplaced = false
+        // The file being replaced, held open so the rename below does not free its data under the lock: it
+        // is freed when this descriptor closes, after unlocking. (If another store replaces it first, that
+        // one file is freed under the lock; nothing breaks.)
+        let replaced = try? POSIXFile.openForReading(path, writable: false)
+        defer { if let replaced { close(replaced) } }
         let failure = state.withLock { state -> POSIXFile.Failure? in
             defer { Self.finishWriting(name, state: &state) }
             guard generation > state.clearedBelow, generation > (state.writing[name]?.floor ?? 0),
                 generation > (state.index?.peek(name)?.generation ?? 0)
             else { return nil }
             state.writing[name]?.floor = generation
-            // A second name for the file being replaced, so the rename does not free its data under the
-            // lock; it is deleted after unlocking.
-            keptReplaced = POSIXFile.addName(replacedData, to: path)
             do throws(POSIXFile.Failure) {
                 try POSIXFile.move(temporary, to: path)
             } catch {
@@ -361,7 +361,6 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             state.totalSize += file.count
             return nil
         }
-        if keptReplaced { try? POSIXFile.remove(replacedData) }
         // A later store or remove took over (the file was not renamed), or the rename failed.
         try? POSIXFile.remove(temporary)
         if let failure {

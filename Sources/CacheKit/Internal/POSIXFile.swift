@@ -138,11 +138,6 @@ extension POSIXFile {
         guard rename(source, destination) == 0 else { throw .current }
     }
 
-    /// Gives the file at `path` a second name, `newPath`; `false` when it cannot (no such file).
-    static func addName(_ newPath: String, to path: String) -> Bool {
-        link(path, newPath) == 0
-    }
-
     /// Removes `path`; a file that is already gone is not an error.
     static func remove(_ path: String) throws(Failure) {
         if unlink(path) != 0, errno != ENOENT { throw .current }
