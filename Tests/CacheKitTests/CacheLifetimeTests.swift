@@ -13,10 +13,7 @@ struct CacheLifetimeTests {
     }
 
     func makeCache() throws -> (Cache<String>, MemoryStorage<String, String>, DiskStorage<String>) {
-        let memory = MemoryStorage<String, String>(
-            configuration: .init(sweepInterval: nil), clock: clock.cacheClock)
-        let disk = try DiskStorage<String>(in: folder, clock: clock)
-        return (Cache(memory: memory, disk: disk), memory, disk)
+        try makeTieredCache(in: folder, clock: clock)
     }
 
     @Test func aPromotedDiskHitKeepsItsRemainingLifetime() async throws {

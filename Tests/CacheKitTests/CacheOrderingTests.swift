@@ -16,10 +16,7 @@ struct CacheOrderingTests {
     }
 
     func makeCache() throws -> (Cache<String>, MemoryStorage<String, String>, DiskStorage<String>) {
-        let memory = MemoryStorage<String, String>(
-            configuration: .init(sweepInterval: nil), clock: clock.cacheClock)
-        let disk = try DiskStorage<String>(in: folder, clock: clock)
-        return (Cache(memory: memory, disk: disk), memory, disk)
+        try makeTieredCache(in: folder, clock: clock)
     }
 
     /// Holds the first reader that found `key` on disk, before it moves the value into memory.

@@ -13,9 +13,7 @@ struct CacheTests {
     }
 
     func makeCache() throws -> Cache<String> {
-        Cache(
-            memory: MemoryStorage(configuration: .init(sweepInterval: nil), clock: clock.cacheClock),
-            disk: try DiskStorage(in: folder, clock: clock))
+        try makeTieredCache(in: folder, clock: clock).cache
     }
 
     @Test func aStoreWritesThroughToBothTiers() async throws {

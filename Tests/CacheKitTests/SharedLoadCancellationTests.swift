@@ -14,9 +14,7 @@ struct SharedLoadCancellationTests {
     }
 
     func makeCache() throws -> Cache<String> {
-        Cache(
-            memory: MemoryStorage(configuration: .init(sweepInterval: nil), clock: clock.cacheClock),
-            disk: try DiskStorage(in: folder, clock: clock))
+        try makeTieredCache(in: folder, clock: clock).cache
     }
 
     /// A loader that waits for `release`, and records whether it saw cancellation.

@@ -97,3 +97,13 @@ extension DiskStorage {
             clock: clock.cacheClock)
     }
 }
+
+/// A cache of memory (no sweep) in front of disk in `folder`, both on `clock`, with its two tiers.
+func makeTieredCache(in folder: TemporaryFolder, clock: ManualClock) throws -> (
+    cache: Cache<String>, memory: MemoryStorage<String, String>, disk: DiskStorage<String>
+) {
+    let memory = MemoryStorage<String, String>(
+        configuration: .init(sweepInterval: nil), clock: clock.cacheClock)
+    let disk = try DiskStorage<String>(in: folder, clock: clock)
+    return (Cache(memory: memory, disk: disk), memory, disk)
+}
