@@ -100,11 +100,24 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     /// The front tier when it is a ``MemoryStorage``: a hit there needs no lane and no suspension.
     private let front: MemoryStorage<String, Value>?
     private let lanes = KeyLanes()
-    private let loads = Locked<[String: LoadFlight<Value>]>([:])
+    private let loads = Locked(Loads())
     /// A test hook run between a miss and joining the in-flight loads; `nil` outside tests.
     private let beforeJoiningLoad = Locked<(@Sendable (String) async -> Void)?>(nil)
     /// A test hook run between a tier's hit and moving the value into the tiers in front of it.
     private let beforePromoting = Locked<(@Sendable (String) async -> Void)?>(nil)
+
+    /// The loads running, and how many finished per stripe of keys.
+    private struct Loads: Sendable {
+        var flights: [String: LoadFlight<Value>] = [:]
+        /// Bumped when a load of a key in the stripe leaves `flights`. A caller that missed before a load
+        /// finished sees the change and looks again instead of loading a second time, whichever tier (if
+        /// any) kept the value. 64 stripes: a bump for another key only costs one more lookup.
+        var finished = [UInt64](repeating: 0, count: 64)
+
+        static func stripe(of key: String) -> Int {
+            Int(truncatingIfNeeded: UInt(bitPattern: key.hashValue) & 63)
+        }
+    }
 
     /// Creates a cache from a memory and a disk storage you configured: memory in front of disk.
     /// - Parameters:
@@ -251,19 +264,19 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
         forKey key: String,
         orLoadWithExpiration load: @escaping @Sendable () async throws -> LoadedValue<Value>
     ) async throws -> CachedValue<Value> {
+        let stripe = Loads.stripe(of: key)
         while true {
             try Task.checkCancellation()
+            let finishedBefore = loads.withLock { $0.finished[stripe] }
             if let cached = await lookup(forKey: key) { return cached }
             if let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
-            // Read before locking: the clock is the user's code, never called under a lock.
-            let now = front?.clock.now().timeIntervalSince1970 ?? 0
             let joined = loads.withLock { loads -> (LoadFlight<Value>, waiter: UInt64, isNew: Bool)? in
-                if let running = loads[key] { return (running, running.makeWaiter(), false) }
-                // A load that finished after our miss stored its value before leaving `loads`: look again
-                // rather than load twice.
-                if let front, front.contains(key, atSeconds: now) { return nil }
+                if let running = loads.flights[key] { return (running, running.makeWaiter(), false) }
+                // A load that finished after our miss stored its value before leaving: look again rather
+                // than load twice.
+                if loads.finished[stripe] != finishedBefore { return nil }
                 let flight = LoadFlight<Value>()
-                loads[key] = flight
+                loads.flights[key] = flight
                 return (flight, flight.makeWaiter(), true)
             }
             guard let (flight, waiter, isNew) = joined else { continue }
@@ -301,8 +314,9 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     /// Takes `flight` out of the running loads, if it is still the one for `key`.
     private func forget(_ flight: LoadFlight<Value>, forKey key: String) {
         let removed = loads.withLock { loads -> LoadFlight<Value>? in
-            guard loads[key] === flight else { return nil }
-            return loads.removeValue(forKey: key)
+            guard loads.flights[key] === flight else { return nil }
+            loads.finished[Loads.stripe(of: key)] &+= 1
+            return loads.flights.removeValue(forKey: key)
         }
         withExtendedLifetime(removed) {}
     }
@@ -310,8 +324,8 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     /// Marks the load of `key` (or every load) as overtaken by a store or remove.
     private func overtakeLoads(forKey key: String?) {
         let overtaken = loads.withLock { loads -> [LoadFlight<Value>] in
-            guard let key else { return Array(loads.values) }
-            return loads[key].map { [$0] } ?? []
+            guard let key else { return Array(loads.flights.values) }
+            return loads.flights[key].map { [$0] } ?? []
         }
         for flight in overtaken { flight.markStale() }
     }
@@ -341,13 +355,13 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
 
     /// How many loads are running right now (for tests).
     var loadsInFlight: Int {
-        loads.withLock { $0.count }
+        loads.withLock { $0.flights.count }
     }
 
     /// How many callers are waiting for a load right now; lets tests start a load only once every
     /// concurrent caller has joined it.
     var waitingForLoads: Int {
-        let flights = loads.withLock { Array($0.values) }
+        let flights = loads.withLock { Array($0.flights.values) }
         return flights.reduce(0) { $0 + $1.waiterCount }
     }
 

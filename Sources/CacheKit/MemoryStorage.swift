@@ -198,13 +198,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// - Returns: `true` when ``value(forKey:extendingExpiration:)`` would return a value now.
     @inlinable
     public func contains(_ key: Key) -> Bool {
-        contains(key, atSeconds: clock.now().timeIntervalSince1970)
-    }
-
-    /// Whether a live entry exists for `key` at the given time (seconds since 1970), without reading the
-    /// clock: for callers that hold a lock of their own and must not call the user's clock under it.
-    @inlinable
-    func contains(_ key: Key, atSeconds seconds: Double) -> Bool {
+        let seconds = clock.now().timeIntervalSince1970
         state.lock.lock()
         defer { state.lock.unlock() }
         guard let entry = state.state.table.peek(key) else { return false }
