@@ -421,13 +421,26 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     private func storeInTiers(_ value: Value, forKey key: String, expirations: CacheExpirations) async
         -> CacheError?
     {
+        await inEveryTier(.store, key: key) { tier in
+            let expiration = tier is MemoryStorage<String, Value> ? expirations.memory : expirations.disk
+            try await tier.storeEntry(value, forKey: key, expiration: expiration)
+        }
+    }
+
+    /// Runs `work` on every tier in order, each whatever the others did; returns the first failure as a
+    /// ``CacheError`` (a tier of your own's error wrapped as ``CacheError/Reason/tier(_:)``).
+    private func inEveryTier(
+        _ operation: CacheError.Operation, key: String?,
+        _ work: (any CacheStorage<Value>) async throws -> Void
+    ) async -> CacheError? {
         var failure: CacheError?
         for tier in tiers {
-            let expiration = tier is MemoryStorage<String, Value> ? expirations.memory : expirations.disk
             do {
-                try await tier.storeEntry(value, forKey: key, expiration: expiration)
+                try await work(tier)
             } catch {
-                failure = failure ?? Self.cacheError(error, operation: .store, key: key)
+                failure =
+                    failure ?? (error as? CacheError)
+                    ?? CacheError(operation: operation, key: key, path: nil, reason: .tier(error))
             }
         }
         return failure
@@ -439,15 +452,7 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     public func removeValue(forKey key: String) async throws(CacheError) {
         let failure = await lanes.run(key) { () async -> CacheError? in
             overtakeLoads(forKey: key)
-            var failure: CacheError?
-            for tier in tiers {
-                do {
-                    try await tier.removeEntry(forKey: key)
-                } catch {
-                    failure = failure ?? Self.cacheError(error, operation: .remove, key: key)
-                }
-            }
-            return failure
+            return await inEveryTier(.remove, key: key) { try await $0.removeEntry(forKey: key) }
         }
         if let failure { throw failure }
     }
@@ -457,15 +462,7 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     public func removeAll() async throws(CacheError) {
         let failure = await lanes.runExclusive { () async -> CacheError? in
             overtakeLoads(forKey: nil)
-            var failure: CacheError?
-            for tier in tiers {
-                do {
-                    try await tier.removeAllEntries()
-                } catch {
-                    failure = failure ?? Self.cacheError(error, operation: .removeAll, key: nil)
-                }
-            }
-            return failure
+            return await inEveryTier(.removeAll, key: nil) { try await $0.removeAllEntries() }
         }
         if let failure { throw failure }
     }
@@ -483,12 +480,6 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
             }
         }
         return removed
-    }
-
-    private static func cacheError(_ error: any Error, operation: CacheError.Operation, key: String?)
-        -> CacheError
-    {
-        (error as? CacheError) ?? CacheError(operation: operation, key: key, path: nil, reason: .tier(error))
     }
 
     // MARK: - Inspecting

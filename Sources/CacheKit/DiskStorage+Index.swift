@@ -29,7 +29,7 @@ extension DiskStorage {
                 if TemporaryFile.isStale(path(of: name)) { try? POSIXFile.remove(path(of: name)) }
                 continue
             }
-            guard Self.isEntryFileName(name) else { continue }
+            guard EntryFile.isEntryName(name.utf8) else { continue }
             switch readIndexEntry(name: name) {
             case .entry(let entry, let lastAccess):
                 if entry.expiration.isExpired(at: seconds) {
@@ -68,31 +68,27 @@ extension DiskStorage {
     }
 
     private func readIndexEntry(name: String) -> IndexRead {
-        guard let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false) else {
-            return .skipped
-        }
-        defer { close(descriptor) }
-        guard let status = try? POSIXFile.status(descriptor),
-            // Larger than this storage ever writes: maybe another storage's entry; left alone.
-            status.isRegularFile, status.size <= configuration.sizeLimit,
-            status.size >= EntryFile.trailerSize,
-            let bytes = try? POSIXFile.read(
-                descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize)
-        else { return .skipped }
-        switch EntryFile.check(bytes, fileSize: status.size) {
-        case .foreign:
-            return .skipped
-        case .damaged:
-            return .damaged
-        case .entry(let trailer):
-            var key: String?
-            if configuration.onEvent != nil {
-                guard let stored = EntryFile.readKey(descriptor, trailer: trailer) else { return .damaged }
-                key = stored
+        // Larger than this storage ever writes: maybe another storage's entry; left alone.
+        let read = withTrailer(of: name, sizeLimit: configuration.sizeLimit) {
+            descriptor, size, modified, check in
+            switch check {
+            case .foreign:
+                return IndexRead.skipped
+            case .damaged:
+                return .damaged
+            case .entry(let trailer):
+                var key: String?
+                if configuration.onEvent != nil {
+                    guard let stored = EntryFile.readKey(descriptor, trailer: trailer) else {
+                        return .damaged
+                    }
+                    key = stored
+                }
+                let entry = IndexEntry(size: size, expiration: trailer.expiration, generation: 0, key: key)
+                return .entry(entry, lastAccess: modified)
             }
-            let entry = IndexEntry(size: status.size, expiration: trailer.expiration, generation: 0, key: key)
-            return .entry(entry, lastAccess: status.modified)
         }
+        return read ?? .skipped
     }
 
     /// The files `removeAll` may delete: entry-named files carrying CacheKit's trailer, and stale
@@ -101,21 +97,29 @@ extension DiskStorage {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
         return names.filter { name in
             if TemporaryFile.isOurs(name) { return TemporaryFile.isStale(path(of: name)) }
-            guard Self.isEntryFileName(name),
-                let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false)
-            else { return false }
-            defer { close(descriptor) }
-            guard let status = try? POSIXFile.status(descriptor), status.isRegularFile,
-                status.size >= EntryFile.trailerSize,
-                let bytes = try? POSIXFile.read(
-                    descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize)
-            else { return false }
-            return EntryFile.check(bytes, fileSize: status.size) != .foreign
+            guard EntryFile.isEntryName(name.utf8) else { return false }
+            return withTrailer(of: name, sizeLimit: .max) { _, _, _, check in check != .foreign } ?? false
         }
     }
 
-    static func isEntryFileName(_ name: String) -> Bool {
-        name.utf8.count == 32 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    /// Opens the regular file `name` (no links, no blocking), reads its last ``EntryFile/trailerSize``
+    /// bytes and hands the descriptor, size, modification time and what the trailer says to `body`;
+    /// `nil` when it is not a regular file of at least a trailer and at most `sizeLimit` bytes, or cannot
+    /// be read.
+    private func withTrailer<T>(
+        of name: String, sizeLimit: Int,
+        _ body: (_ descriptor: Int32, _ size: Int, _ modified: Double, EntryFile.TrailerCheck) -> T
+    ) -> T? {
+        guard let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false) else {
+            return nil
+        }
+        defer { close(descriptor) }
+        guard let status = try? POSIXFile.status(descriptor), status.isRegularFile,
+            status.size <= sizeLimit, status.size >= EntryFile.trailerSize,
+            let bytes = try? POSIXFile.read(
+                descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize)
+        else { return nil }
+        return body(descriptor, status.size, status.modified, EntryFile.check(bytes, fileSize: status.size))
     }
 }
 
@@ -134,7 +138,7 @@ enum TemporaryFile {
         guard name.hasPrefix(prefix), bytes.count > start + 33, bytes[start + 32] == UInt8(ascii: "-") else {
             return false
         }
-        return bytes[start..<start + 32].allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        return EntryFile.isEntryName(bytes[start..<start + 32])
     }
 
     /// Whether the temporary file at `path` is a regular file last written more than ``staleAge`` ago.

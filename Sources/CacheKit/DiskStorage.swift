@@ -279,9 +279,10 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     /// Writes `value` for `key` atomically, replacing any earlier entry, then trims least recently used
     /// entries if a limit is exceeded. The entry just stored is never trimmed by its own store.
     ///
-    /// The file is written outside the storage's lock. If another store or a remove of the same key is
-    /// called while this one writes, the later call wins and this store's file is discarded. A storage
-    /// whose count limit is 0 keeps nothing: the store removes the key's entry and writes no file.
+    /// The file is written outside the storage's lock. Of the stores of one key that succeed, the one
+    /// called last wins, whichever finishes writing first; a remove called while this store writes wins
+    /// over it (its file is discarded). A value already expired, or a storage whose count limit is 0,
+    /// keeps nothing: the store removes the key's entry and writes no file.
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: The entry's key; any string.

@@ -3,7 +3,7 @@
 /// It offers two recency policies over the same links. The memory tier uses CLOCK ("second chance"),
 /// an approximation of least-recently-used order that makes a hit cheap (``markReferenced(_:)`` and
 /// ``removeLeastRecentlyUsed()``). The disk tier, where a hit costs file I/O anyway, keeps exact LRU
-/// order (``touch(_:)`` and ``oldestEntry``).
+/// order (``touch(_:)`` and ``oldestEntry(skipping:)``).
 ///
 /// A hit is one hashed probe: it reads the payload and sets a "referenced" mark in the same dictionary
 /// entry, touching no other memory. Eviction starts at the oldest link; an entry marked since it was
@@ -73,13 +73,6 @@ struct ClockTable<Key: Hashable, Payload> {
         guard let position = items.index(forKey: key) else { return nil }
         moveToNewest(items.values[position].link)
         return position
-    }
-
-    /// The entry at the oldest end, without removing it.
-    @inlinable
-    var oldestEntry: (key: Key, payload: Payload)? {
-        guard oldest >= 0, let key = links[oldest].key, let item = items[key] else { return nil }
-        return (key, item.payload)
     }
 
     /// The oldest entry other than `kept`, without removing it.

@@ -105,6 +105,11 @@ enum EntryFile {
         case foreign
     }
 
+    /// Whether `name` is an entry file's name: 32 lowercase hex characters (a ``StableHash`` of the key).
+    static func isEntryName<Name: Collection<UInt8>>(_ name: Name) -> Bool {
+        name.count == 32 && name.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
     /// The key stored in a file whose trailer is `trailer`, read with one `pread`; `nil` when unreadable.
     static func readKey(_ descriptor: Int32, trailer: Trailer) -> String? {
         guard
