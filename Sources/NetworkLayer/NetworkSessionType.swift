@@ -22,7 +22,9 @@ extension URLSession: NetworkSessionType {
     /// Sends `request` as a data task whose redirects to another origin lose their credential headers
     /// (see ``Redaction``): URLSession on its own copies every header to the new host.
     ///
-    /// Cancelling the calling task cancels the data task.
+    /// Cancelling the calling task cancels the data task (on Linux it is abandoned instead: the caller is
+    /// answered at once and the transfer finishes in the background, because FoundationNetworking traps
+    /// when a cancel races the task's completion). A task cancelled before the request starts sends nothing.
     ///
     /// - Important: The task's own delegate decides redirects, so a redirect policy in the session's
     ///   delegate (`urlSession(_:task:willPerformHTTPRedirection:…)`) is not consulted for these
@@ -36,7 +38,7 @@ extension URLSession: NetworkSessionType {
         let handle = CancellableDataTask()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                handle.start(guardedDataTask(with: request) { continuation.resume(with: $0) })
+                handle.start(guardedDataTask(with: request) { handle.finish($0) }, reportingTo: continuation)
             }
         } onCancel: {
             handle.cancel()
@@ -44,25 +46,49 @@ extension URLSession: NetworkSessionType {
     }
 }
 
-/// A data task that a cancellation arriving before, during or after its start stops exactly once.
+/// A data task whose caller is answered exactly once, whether the task completes or the caller is
+/// cancelled before, during or after its start. A caller cancelled before the start sends nothing.
+///
+/// On Linux a cancelled request is abandoned, not cancelled: FoundationNetworking traps ("Trying to
+/// access a behaviour for a task that in not in the registry") when `URLSessionTask.cancel()` races the
+/// task's completion, seen when a search cancels the previous one as the user types. The caller is
+/// answered at once with `URLError(.cancelled)`; the transfer finishes (or times out) in the background
+/// and its result is dropped. See ``abandonsInsteadOfCancelling``.
 private final class CancellableDataTask: Sendable {
     private struct State: @unchecked Sendable {
         // @unchecked Sendable: URLSessionTask is documented thread-safe for `resume()` and `cancel()`,
         // the only calls made through it; FoundationNetworking does not annotate it `Sendable`.
         var task: URLSessionDataTask?
+        var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
         var isCancelled = false
     }
 
     private let state = Locked(State())
 
-    /// Resumes `task`, or cancels it at once if the caller was cancelled before it started.
-    func start(_ task: URLSessionDataTask) {
+    /// Resumes `task`, or, if the caller was cancelled before the start, answers it without sending.
+    func start(
+        _ task: URLSessionDataTask,
+        reportingTo continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
+    ) {
         let cancelled = state.withLock { state -> Bool in
             state.task = task
+            state.continuation = continuation
             return state.isCancelled
         }
-        task.resume()
-        if cancelled { task.cancel() }
+        if cancelled {
+            finish(.failure(URLError(.cancelled)))
+        } else {
+            task.resume()
+        }
+    }
+
+    /// Answers the caller, the first time only.
+    func finish(_ result: Result<(Data, HTTPURLResponse), any Error>) {
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: result)
     }
 
     func cancel() {
@@ -70,6 +96,19 @@ private final class CancellableDataTask: Sendable {
             state.isCancelled = true
             return state.task
         }
-        task?.cancel()
+        if abandonsInsteadOfCancelling {
+            finish(.failure(URLError(.cancelled)))
+        } else {
+            task?.cancel()
+        }
     }
 }
+
+/// Whether a cancelled URLSession request is abandoned (answered at once, left to finish in the
+/// background) rather than cancelled: on Linux, where `cancel()` racing a completion traps inside
+/// FoundationNetworking.
+#if canImport(FoundationNetworking)
+    let abandonsInsteadOfCancelling = true
+#else
+    let abandonsInsteadOfCancelling = false
+#endif

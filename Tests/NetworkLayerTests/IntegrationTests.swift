@@ -140,6 +140,32 @@ struct IntegrationTests {
         #expect(await error { try await request.value } is CancellationError)
     }
 
+    @Test func everyRequestCancelledAroundItsCompletionGetsItsValueOrCancellationError() async throws {
+        // Given requests to an endpoint that answers at once, each cancelled a moment after it starts, so
+        // cancellations land before, during and after the response (on Linux the request is abandoned,
+        // not cancelled: FoundationNetworking traps when a cancel races a completion, which the pty search
+        // test under ThreadSanitizer reproduces; this one checks that every caller is answered)
+        let provider = NetworkProvider(session: session)
+        // When
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<400 {
+                group.addTask {
+                    let request = Task { try await provider.send(endpoint("json", as: Movie.self)) }
+                    for _ in 0..<(index % 40) { await Task.yield() }
+                    request.cancel()
+                    switch await request.result {
+                    case .success(let movie): return movie == Movie(title: "Wonka", year: 2023)
+                    case .failure(let error): return error is CancellationError
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        // Then every caller got the movie or CancellationError
+        #expect(outcomes.count == 400)
+        #expect(outcomes.allSatisfy { $0 })
+    }
+
     @Test func aFiveMegabyteBodyArrivesWhole() async throws {
         // Given
         let provider = NetworkProvider(session: session)

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// The operation runs apart from the caller (a URLSession data task, or a task of its own), so it can be
 /// cancelled on a timeout without cancelling the caller; whichever finishes first, the operation or the
-/// deadline, resumes the caller. Cancelling the caller cancels the operation. With the default
+/// deadline, resumes the caller. Cancelling the caller cancels the operation (a URLSession data task on Linux is abandoned instead). With the default
 /// `ContinuousClock` the deadline is watched by the
 /// shared ``DeadlineSweeper`` (measured: a dispatch timer armed and cancelled per request costs about
 /// 10 µs on Linux, a sleeping task about 5 µs, a sweeper entry well under 1 µs); an injected clock, as
@@ -71,6 +71,9 @@ enum Timeout {
         try await race(after: timeout, clock: clock) { finish in
             let task = session.guardedDataTask(with: request, completion: finish)
             task.resume()
+            // On Linux the request is abandoned rather than cancelled (see `abandonsInsteadOfCancelling`):
+            // the race is decided for the caller at once, and the task's late outcome is ignored.
+            guard !abandonsInsteadOfCancelling else { return { finish(.failure(URLError(.cancelled))) } }
             let handle = DataTaskHandle(task: task)
             return { handle.cancel() }
         }
