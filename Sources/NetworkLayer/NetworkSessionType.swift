@@ -76,6 +76,9 @@ private final class CancellableDataTask: Sendable {
             return state.isCancelled
         }
         if cancelled {
+            // Never resumed, so no completion can race this cancel; it takes the task out of the
+            // session's registry.
+            task.cancel()
             finish(.failure(URLError(.cancelled)))
         } else {
             task.resume()

@@ -69,6 +69,12 @@ enum Timeout {
         _ request: URLRequest, on session: URLSession, after timeout: Duration, clock: any Clock<Duration>
     ) async throws -> (Data, HTTPURLResponse) {
         try await race(after: timeout, clock: clock) { finish in
+            // `start` runs in the caller's task: a caller already cancelled creates no data task and sends
+            // nothing.
+            guard !Task.isCancelled else {
+                finish(.failure(URLError(.cancelled)))
+                return {}
+            }
             let task = session.guardedDataTask(with: request, completion: finish)
             task.resume()
             // On Linux the request is abandoned rather than cancelled (see `abandonsInsteadOfCancelling`):
