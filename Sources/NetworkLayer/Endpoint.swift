@@ -78,8 +78,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// 60 seconds by default. The provider enforces it itself: on Linux URLSession truncates sub-second
     /// timeouts.
     public var timeout: Duration
-    /// The status codes that count as success. `200...299` by default.
-    public var acceptableStatusCodes: ClosedRange<Int>
+    /// The status codes that count as success: any ``StatusCodeSet`` (`200...299`, `[200, 304]`, a `Set`).
+    /// `200...299` by default.
+    public var acceptableStatusCodes: any StatusCodeSet
     /// Whether the request may be retried after a transient failure; by default, whether ``method`` is
     /// idempotent.
     public var isIdempotent: Bool
@@ -111,7 +112,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
         headers: [String: String] = [:],
         body: RequestBody? = nil,
         timeout: Duration = .seconds(60),
-        acceptableStatusCodes: ClosedRange<Int> = 200...299,
+        acceptableStatusCodes: any StatusCodeSet = 200...299,
         isIdempotent: Bool? = nil,
         validate: (@Sendable (Data, HTTPURLResponse) throws -> Void)? = nil,
         decode: @escaping @Sendable (Data, HTTPURLResponse) throws -> Response
@@ -180,7 +181,7 @@ extension Endpoint where Response: Decodable {
         headers: [String: String] = [:],
         body: RequestBody? = nil,
         timeout: Duration = .seconds(60),
-        acceptableStatusCodes: ClosedRange<Int> = 200...299,
+        acceptableStatusCodes: any StatusCodeSet = 200...299,
         decoder: JSONDecoder = JSONDecoder()
     ) {
         self.init(
@@ -192,32 +193,42 @@ extension Endpoint where Response: Decodable {
 }
 
 extension Endpoint where Response == Data {
-    /// Creates an endpoint whose response is the raw body (an image, a file).
+    /// Creates an endpoint whose response is the raw body (an image, a file), returned as it arrived:
+    /// nothing is decoded.
     /// - Parameters:
     ///   - baseURL: The base URL.
     ///   - path: The path below it; empty to use `baseURL` as it is.
     ///   - method: `GET` by default.
+    ///   - queryItems: Empty by default.
     ///   - headers: Empty by default.
+    ///   - body: `nil` by default.
     ///   - timeout: 60 seconds by default.
+    ///   - acceptableStatusCodes: `200...299` by default.
     public init(
         baseURL: URL,
         path: String = "",
         method: HTTPMethod = .get,
+        queryItems: [URLQueryItem] = [],
         headers: [String: String] = [:],
-        timeout: Duration = .seconds(60)
+        body: RequestBody? = nil,
+        timeout: Duration = .seconds(60),
+        acceptableStatusCodes: any StatusCodeSet = 200...299
     ) {
         self.init(
-            baseURL: baseURL, path: path, method: method, headers: headers, timeout: timeout,
+            baseURL: baseURL, path: path, method: method, queryItems: queryItems, headers: headers,
+            body: body, timeout: timeout, acceptableStatusCodes: acceptableStatusCodes,
             decode: { data, _ in data })
     }
 }
 
-/// Decoding that knows about ``EmptyResponse``.
+/// Decoding that knows about ``EmptyResponse`` (nothing to decode) and `Data` (the raw body, even when
+/// an endpoint typed `Data` is made by a JSON-decoding initializer such as ``EndpointGroup/get(_:query:as:)``).
 enum JSONDecoding {
     static func decode<Response: Decodable>(
         _ type: Response.Type, from data: Data, using decoder: JSONDecoder
     ) throws -> Response {
         if let empty = EmptyResponse() as? Response { return empty }
+        if Response.self == Data.self, let raw = data as? Response { return raw }
         return try decoder.decode(Response.self, from: data)
     }
 }

@@ -97,6 +97,21 @@ public struct EndpointGroup: Sendable {
             query: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
     }
 
+    /// A `GET` endpoint of this group whose query items are sent as given: in this order, a name
+    /// repeated as often as it appears (`?genre=drama&genre=comedy`).
+    /// - Parameters:
+    ///   - path: The path below ``baseURL``.
+    ///   - query: The endpoint's own query items, after the group's.
+    ///   - response: The response type; inferred when omitted.
+    /// - Returns: The endpoint.
+    public func get<Response: Decodable & Sendable>(
+        _ path: String,
+        query: [URLQueryItem],
+        as response: Response.Type = Response.self
+    ) -> Endpoint<Response> {
+        endpoint(.get, path, query: query)
+    }
+
     /// A `POST` endpoint of this group whose body is `body` encoded as JSON with ``encoder``.
     /// - Parameters:
     ///   - path: The path below ``baseURL``.

@@ -23,6 +23,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case timedOut(Duration)
     /// A middleware failed for a reason of its own (a token provider that threw, say).
     case middleware(any Error & Sendable)
+    /// The session (a custom ``NetworkSessionType``) threw an error of its own, one that is not a
+    /// `URLError`: a missing recording in a ``RecordReplaySession``, say.
+    case session(any Error & Sendable)
 
     /// What part of a request could not be built.
     public enum InvalidRequest: Sendable {
@@ -104,6 +107,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "The request timed out after \(duration.formattedSeconds)."
         case .middleware(let error):
             return "A middleware failed: \(error)"
+        case .session(let error):
+            return "The session failed: \(error)"
         }
     }
 

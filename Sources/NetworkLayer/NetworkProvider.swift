@@ -112,12 +112,17 @@ public final class NetworkProvider: Sendable {
                 return try await Timeout.dataTask(
                     request, on: urlSession, after: timeout, clock: configuration.clock)
             }
-            let send: @Sendable () async throws -> (Data, HTTPURLResponse) =
-                if coalesces {
-                    { try await coalescer.response(for: request, from: session) }
-                } else {
-                    { try await session.response(for: request) }
+            // A caller already cancelled sends nothing (the operation below runs in a task of its own).
+            try Task.checkCancellation()
+            let send: @Sendable () async throws -> (Data, HTTPURLResponse) = {
+                do {
+                    return coalesces
+                        ? try await coalescer.response(for: request, from: session)
+                        : try await session.response(for: request)
+                } catch {
+                    throw Self.sessionFailure(error)
                 }
+            }
             return try await Timeout.run(after: timeout, clock: configuration.clock, operation: send)
         }
         let chain = middlewares.reversed().reduce(transport) { next, middleware in
@@ -127,6 +132,16 @@ public final class NetworkProvider: Sendable {
             return try await chain(request)
         } catch {
             throw Self.map(error)
+        }
+    }
+
+    /// What a session threw, as the provider reports it: an error of the session's own (neither a
+    /// `URLError` nor cancellation) becomes ``NetworkError/session(_:)``, so middlewares and callers can
+    /// tell it from a middleware's failure.
+    static func sessionFailure(_ error: any Error) -> any Error {
+        switch error {
+        case is CancellationError, is URLError, is NetworkError: error
+        default: Task.isCancelled ? CancellationError() : NetworkError.session(error)
         }
     }
 

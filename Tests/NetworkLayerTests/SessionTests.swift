@@ -83,7 +83,7 @@ struct SessionTests {
             try await provider.send(Endpoint<Movie>(baseURL: exampleURL, path: "movie"))
         }
         // Then
-        guard case .middleware(let underlying) = thrown as? NetworkError,
+        guard case .session(let underlying) = thrown as? NetworkError,
             case .noRecording(let request, _) = underlying as? RecordReplayError
         else {
             Issue.record("expected noRecording, got \(String(describing: thrown))")

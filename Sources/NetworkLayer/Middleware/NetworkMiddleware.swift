@@ -48,5 +48,5 @@ public struct RequestContext: Sendable {
     /// Whether the endpoint may be retried.
     public let isIdempotent: Bool
     /// The status codes the endpoint accepts.
-    public let acceptableStatusCodes: ClosedRange<Int>
+    public let acceptableStatusCodes: any StatusCodeSet
 }

@@ -10,7 +10,15 @@ import Foundation
 /// then retries once. A 401 for a request sent before a refresh that has since finished retries without
 /// refreshing again. Place it before (outside) the ``AuthorizationMiddleware`` so the retry carries the
 /// new token.
+///
+/// Refreshes are bounded: a request refreshes at most once and retries at most once, and a request sent
+/// while this middleware is refreshing (the refresh call itself, sent through the same provider) is
+/// passed through untouched, so a refresh refused with 401 fails the refresh instead of waiting for
+/// itself forever.
 public final class TokenRefreshMiddleware: NetworkMiddleware {
+    /// The middlewares whose refresh the current task is running.
+    @TaskLocal private static var refreshesInProgress: Set<ObjectIdentifier> = []
+
     private struct State: Sendable {
         var generation = 0
         var refreshing: Task<Void, any Error>?
@@ -35,10 +43,14 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
     }
 
     /// Sends the request; on a refusal, refreshes (once for all concurrent refusals) and retries once.
+    /// A request sent by this middleware's own refresh is passed on untouched.
     /// - Throws: The refresh's error, when the refresh fails.
     public func intercept(
         _ request: URLRequest, context: RequestContext, next: Next
     ) async throws -> (Data, HTTPURLResponse) {
+        guard !Self.refreshesInProgress.contains(ObjectIdentifier(self)) else {
+            return try await next(request)
+        }
         let sentAt = state.withLock { $0.generation }
         let (data, response) = try await next(request)
         guard statusCodes.contains(response.statusCode) else { return (data, response) }
@@ -51,10 +63,11 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
         let task = shared.withLock { state -> Task<Void, any Error>? in
             if state.generation > generation { return nil }
             if let running = state.refreshing { return running }
+            let refreshing = Self.refreshesInProgress.union([ObjectIdentifier(self)])
             let task = Task { [refresh] in
                 // The task handle leaves the state under the lock and is released after unlocking.
                 do {
-                    try await refresh()
+                    try await Self.$refreshesInProgress.withValue(refreshing) { try await refresh() }
                     let finished = shared.withLock { state in
                         defer { state.refreshing = nil }
                         state.generation += 1

@@ -26,7 +26,7 @@ enum DataErrors {
             switch error {
             case .transport(let failure) where failure.code == .cancelled:
                 return CancellationError()
-            case .transport, .timedOut:
+            case .transport, .timedOut, .session:
                 return BoxOfficeError.unreachable(error.description)
             case .apiError(let underlying):
                 return BoxOfficeError.refused("\(underlying)")
