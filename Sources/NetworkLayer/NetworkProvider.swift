@@ -25,6 +25,9 @@ public final class NetworkProvider: Sendable {
         public var coalescesIdenticalGETs: Bool
         /// The clock timeouts are measured with. `ContinuousClock()` by default.
         public var clock: any Clock<Duration>
+        /// Where deadlines on the continuous clock are watched (tests give a provider its own, to count
+        /// its fires).
+        var deadlines = DeadlineTimer.shared
 
         /// Creates a configuration.
         /// - Parameters:
@@ -110,7 +113,8 @@ public final class NetworkProvider: Sendable {
             let coalesces = configuration.coalescesIdenticalGETs && request.httpMethod == "GET"
             if !coalesces, let urlSession = session as? URLSession {
                 return try await Timeout.dataTask(
-                    request, on: urlSession, after: timeout, clock: configuration.clock)
+                    request, on: urlSession, after: timeout, clock: configuration.clock,
+                    deadlines: configuration.deadlines)
             }
             // A caller already cancelled sends nothing (the operation below runs in a task of its own).
             try Task.checkCancellation()
@@ -123,7 +127,9 @@ public final class NetworkProvider: Sendable {
                     throw Self.sessionFailure(error)
                 }
             }
-            return try await Timeout.run(after: timeout, clock: configuration.clock, operation: send)
+            return try await Timeout.run(
+                after: timeout, clock: configuration.clock, deadlines: configuration.deadlines,
+                operation: send)
         }
         let chain = middlewares.reversed().reduce(transport) { next, middleware in
             { request in try await middleware.intercept(request, context: context, next: next) }

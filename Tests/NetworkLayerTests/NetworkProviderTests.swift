@@ -232,9 +232,9 @@ struct NetworkProviderTimingTests {
 @Suite("Deadline arithmetic")
 struct DeadlineTests {
     @Test func deadlinesSaturateInsteadOfOverflowing() {
-        #expect(DeadlineSweeper.deadline(after: .milliseconds(300), from: 1_000) == 300_001_000)
-        #expect(DeadlineSweeper.deadline(after: .seconds(Int64.max), from: 1_000) == .max)
-        #expect(DeadlineSweeper.deadline(after: .seconds(60), from: .max - 10) == .max)
-        #expect(DeadlineSweeper.deadline(after: .seconds(-5), from: 1_000) == 1_000)
+        #expect(DeadlineTimer.deadline(after: .milliseconds(300), from: 1_000) == 300_001_000)
+        #expect(DeadlineTimer.deadline(after: .seconds(Int64.max), from: 1_000) == .max)
+        #expect(DeadlineTimer.deadline(after: .seconds(60), from: .max - 10) == .max)
+        #expect(DeadlineTimer.deadline(after: .seconds(-5), from: 1_000) == 1_000)
     }
 }

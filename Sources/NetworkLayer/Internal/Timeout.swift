@@ -10,11 +10,10 @@ import Foundation
 ///
 /// The operation runs apart from the caller (a URLSession data task, or a task of its own), so it can be
 /// cancelled on a timeout without cancelling the caller; whichever finishes first, the operation or the
-/// deadline, resumes the caller. Cancelling the caller cancels the operation (a URLSession data task on Linux is abandoned instead). With the default
-/// `ContinuousClock` the deadline is watched by the
-/// shared ``DeadlineSweeper`` (measured: a dispatch timer armed and cancelled per request costs about
-/// 10 µs on Linux, a sleeping task about 5 µs, a sweeper entry well under 1 µs); an injected clock, as
-/// in tests, is slept on by a task instead.
+/// deadline, resumes the caller. Cancelling the caller cancels the operation (a URLSession data task on
+/// Linux is abandoned instead). With the default `ContinuousClock` the deadline is watched by the shared
+/// ``DeadlineTimer``, one dispatch timer armed for the earliest deadline (a timer created per request
+/// costs about 10 µs on Linux); an injected clock, as in tests, is slept on by a task instead.
 enum Timeout {
     /// Stops an operation that is still running.
     typealias Cancel = @Sendable () -> Void
@@ -23,9 +22,10 @@ enum Timeout {
     static func run<Result: Sendable>(
         after timeout: Duration,
         clock: any Clock<Duration>,
+        deadlines: DeadlineTimer = .shared,
         operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        try await race(after: timeout, clock: clock) { finish in
+        try await race(after: timeout, clock: clock, deadlines: deadlines) { finish in
             let work = startTask {
                 do {
                     finish(.success(try await operation()))
@@ -43,13 +43,19 @@ enum Timeout {
     static func race<Result: Sendable>(
         after timeout: Duration,
         clock: any Clock<Duration>,
+        deadlines: DeadlineTimer = .shared,
         start: (@escaping @Sendable (Swift.Result<Result, any Error>) -> Void) -> Cancel
     ) async throws -> Result {
         let race = Race<Result>()
         let cancel = start { race.finish(with: $0) }
         race.setOnTimeout(cancel)
         if clock is ContinuousClock {
-            DeadlineSweeper.shared.watch(race, expiringAfter: timeout) { race.timeOut(timeout) }
+            let deadline = DeadlineTimer.deadline(after: timeout, from: DeadlineTimer.now)
+            let watch = deadlines.watch(until: deadline) { _ in
+                race.timeOut(timeout)
+                return nil
+            }
+            race.setDeadline { deadlines.cancel(watch) }
         } else {
             let timer = Task {
                 guard (try? await clock.sleep(for: timeout, tolerance: nil)) != nil else { return }
@@ -66,9 +72,10 @@ enum Timeout {
 
     /// Sends `request` with a URLSession data task, racing `timeout`.
     static func dataTask(
-        _ request: URLRequest, on session: URLSession, after timeout: Duration, clock: any Clock<Duration>
+        _ request: URLRequest, on session: URLSession, after timeout: Duration, clock: any Clock<Duration>,
+        deadlines: DeadlineTimer = .shared
     ) async throws -> (Data, HTTPURLResponse) {
-        try await race(after: timeout, clock: clock) { finish in
+        try await race(after: timeout, clock: clock, deadlines: deadlines) { finish in
             // `start` runs in the caller's task: a caller already cancelled creates no data task and sends
             // nothing.
             guard !Task.isCancelled else {
@@ -188,82 +195,5 @@ final class Race<Value: Sendable>: Sendable {
             return false
         }
         if decided { cancel() }
-    }
-}
-
-/// Watches the deadlines of all requests in flight with one repeating 5 ms dispatch timer, which runs
-/// only while deadlines are pending. A request's deadline fires within 5 ms of its timeout; decided
-/// requests are dropped at the next tick.
-final class DeadlineSweeper: @unchecked Sendable {
-    // @unchecked Sendable: `entries` and `timer` are only touched while holding `lock`.
-    static let shared = DeadlineSweeper()
-    static let tick: DispatchTimeInterval = .milliseconds(5)
-
-    private struct Entry {
-        let deadline: UInt64
-        let isDecided: @Sendable () -> Bool
-        let expire: @Sendable () -> Void
-    }
-
-    private let lock = Lock()
-    private var entries: [Entry] = []
-    private var timer: (any DispatchSourceTimer)?
-
-    /// Calls `expire` once `timeout` has passed, unless `race` is decided by then.
-    func watch<Value>(
-        _ race: Race<Value>, expiringAfter timeout: Duration, expire: @escaping @Sendable () -> Void
-    ) {
-        let deadline = Self.deadline(after: timeout, from: DispatchTime.now().uptimeNanoseconds)
-        let entry = Entry(deadline: deadline, isDecided: { race.isDecided }, expire: expire)
-        lock.withLock {
-            entries.append(entry)
-            if timer == nil { timer = Self.startTimer(for: self) }
-        }
-    }
-
-    /// `now` plus `timeout` in nanoseconds, saturating at `UInt64.max`; a negative timeout is `now`.
-    static func deadline(after timeout: Duration, from now: UInt64) -> UInt64 {
-        let (seconds, attoseconds) = timeout.components
-        guard seconds >= 0, attoseconds >= 0 else { return now }
-        let whole = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        guard !whole.overflow else { return .max }
-        let span = whole.partialValue.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
-        guard !span.overflow else { return .max }
-        let deadline = now.addingReportingOverflow(span.partialValue)
-        return deadline.overflow ? .max : deadline.partialValue
-    }
-
-    private func sweep() {
-        let now = DispatchTime.now().uptimeNanoseconds
-        var expired: [Entry] = []
-        var decided: [Entry] = []
-        lock.withLock {
-            entries.removeAll { entry in
-                if entry.isDecided() {
-                    decided.append(entry)
-                    return true
-                }
-                guard entry.deadline <= now else { return false }
-                expired.append(entry)
-                return true
-            }
-            if entries.isEmpty {
-                timer?.cancel()
-                timer = nil
-            }
-        }
-        // Both lists are released here, after unlocking: an entry may hold the last reference to a race
-        // and, through it, to the caller's work.
-        for entry in expired { entry.expire() }
-        withExtendedLifetime(decided) {}
-    }
-
-    /// Built in a nonisolated function so the handler is never inferred to be main-actor isolated.
-    private static func startTimer(for sweeper: DeadlineSweeper) -> any DispatchSourceTimer {
-        let source = DispatchSource.makeTimerSource(queue: .global())
-        source.schedule(deadline: .now() + tick, repeating: tick, leeway: .milliseconds(1))
-        source.setEventHandler { sweeper.sweep() }
-        source.resume()
-        return source
     }
 }

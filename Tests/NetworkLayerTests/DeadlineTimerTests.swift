@@ -1,0 +1,126 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Deadlines: one timer armed for the earliest, no polling")
+struct DeadlineTimerTests {
+    /// Milliseconds from now, in the timer's scale.
+    func inMilliseconds(_ milliseconds: UInt64) -> UInt64 {
+        DeadlineTimer.now + milliseconds * 1_000_000
+    }
+
+    @Test func deadlinesFireInOrderOfDueTime() async throws {
+        // Given three deadlines watched out of order
+        let timer = DeadlineTimer()
+        let fired = Recorder<String>()
+        for (name, due) in [("third", 150), ("first", 30), ("second", 90)] as [(String, UInt64)] {
+            timer.watch(until: inMilliseconds(due)) { _ in
+                fired.append(name)
+                return nil
+            }
+        }
+        // When they are due
+        while fired.values.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        // Then
+        #expect(fired.values == ["first", "second", "third"])
+    }
+
+    @Test func aCancelledDeadlineNeverFiresAndCausesNoWakeUps() async throws {
+        // Given ten far deadlines, all cancelled before they are due
+        let timer = DeadlineTimer()
+        let fired = Recorder<Int>()
+        let watches = (0..<10).map { index in
+            timer.watch(until: inMilliseconds(200)) { _ in
+                fired.append(index)
+                return nil
+            }
+        }
+        for watch in watches { timer.cancel(watch) }
+        // When more than their time passes
+        try await Task.sleep(for: .milliseconds(400))
+        // Then nothing fired; the timer woke at most once, for the old earliest deadline
+        #expect(fired.values.isEmpty)
+        #expect(timer.fires <= 1)
+    }
+
+    @Test func aDeadlineAskingToBeCalledAgainFiresAgainAtItsLaterTime() async throws {
+        // Given an idle-style deadline that moves itself once
+        let timer = DeadlineTimer()
+        let fired = Recorder<UInt64>()
+        let later = inMilliseconds(120)
+        timer.watch(until: inMilliseconds(40)) { now in
+            fired.append(now)
+            return fired.values.count == 1 ? later : nil
+        }
+        // When
+        while fired.values.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        // Then the second call came no earlier than the moved deadline
+        #expect(fired.values[1] >= later)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(fired.values.count == 2)
+    }
+
+    @Test func aSubSecondDeadlineFiresWithin50MillisecondsOfDue() async throws {
+        // Given a 150 ms deadline. The best of three runs is taken so that one descheduling of this
+        // process on a loaded machine does not decide the result.
+        var best = UInt64.max
+        for _ in 0..<3 where best > 50_000_000 {
+            let timer = DeadlineTimer()
+            let due = inMilliseconds(150)
+            let firedAt = Recorder<UInt64>()
+            timer.watch(until: due) { _ in
+                firedAt.append(DeadlineTimer.now)
+                return nil
+            }
+            // When it is due
+            while firedAt.values.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            // Then it fired not before its time and at most 50 ms after
+            let firedTime = try #require(firedAt.values.first)
+            #expect(firedTime >= due)
+            best = min(best, firedTime - due)
+        }
+        #expect(best <= 50_000_000)
+    }
+
+    @Test func manyDeadlinesCancelledInAnyOrderKeepTheEarliestLiveOneArmed() async throws {
+        // Given 500 deadlines, all but the latest cancelled (the heap compacts along the way)
+        let timer = DeadlineTimer()
+        let fired = Recorder<Int>()
+        let watches = (0..<500).map { index in
+            timer.watch(until: inMilliseconds(UInt64(20 + index % 50))) { _ in
+                fired.append(index)
+                return nil
+            }
+        }
+        for watch in watches.dropLast().shuffled() { timer.cancel(watch) }
+        // When they are all due
+        try await Task.sleep(for: .milliseconds(150))
+        // Then only the live one fired
+        #expect(fired.values == [499])
+    }
+}
+
+@Suite("Deadlines on a real request")
+struct DeadlineWakeUpTests {
+    @Test func aTwoSecondRequestWithATenSecondTimeoutWakesTheTimerAtMostAHandfulOfTimes() async throws {
+        // Given a provider with a timer of its own, and a server that answers after 2 s
+        let server = try await TestServer.shared.value
+        let timer = DeadlineTimer()
+        var configuration = NetworkProvider.Configuration()
+        configuration.deadlines = timer
+        let provider = NetworkProvider(
+            session: URLSession(configuration: .ephemeral), configuration: configuration)
+        var slow: Endpoint<Data> = EndpointGroup(baseURL: server.baseURL).get("slow", query: ["ms": "2000"])
+        slow.timeout = .seconds(10)
+        // When
+        _ = try await provider.send(slow)
+        // Then (a 5 ms poll would have fired 400 times)
+        #expect(timer.fires <= 2)
+    }
+}
