@@ -74,10 +74,15 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var headers: [String: String]
     /// The body, if any; it also sets `Content-Type`. `nil` by default.
     public var body: RequestBody?
-    /// How long one attempt may take before the provider fails it with ``NetworkError/timedOut(_:)``.
-    /// 60 seconds by default. The provider enforces it itself: on Linux URLSession truncates sub-second
-    /// timeouts.
+    /// The idle timeout: how long an attempt may go without receiving bytes before the provider fails it
+    /// with ``NetworkError/timedOut(_:)``. 60 seconds by default. A stream or a download that keeps
+    /// receiving bytes never hits it; a whole-body request (``NetworkProvider/send(_:)``) reports no bytes
+    /// until its end, so for it this bounds the whole attempt. The provider enforces it itself, on every
+    /// platform: on Linux URLSession truncates sub-second timeouts.
     public var timeout: Duration
+    /// The total deadline: the most one attempt may take, body included, however steadily bytes arrive.
+    /// `nil` (none) by default.
+    public var deadline: Duration?
     /// The status codes that count as success: any ``StatusCodeSet`` (`200...299`, `[200, 304]`, a `Set`).
     /// `200...299` by default.
     public var acceptableStatusCodes: any StatusCodeSet
@@ -128,6 +133,11 @@ public struct Endpoint<Response: Sendable>: Sendable {
         self.isIdempotent = isIdempotent ?? method.isIdempotent
         self.validate = validate
         self.decode = decode
+    }
+
+    /// The limit of a whole-body attempt: the idle timeout, or the total deadline when it is shorter.
+    var attemptTimeout: Duration {
+        deadline.map { min($0, timeout) } ?? timeout
     }
 
     /// A short name for logs and errors: the method and the path.

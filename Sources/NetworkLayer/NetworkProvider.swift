@@ -47,6 +47,7 @@ public final class NetworkProvider: Sendable {
     /// The options.
     public let configuration: Configuration
     private let coalescer = RequestCoalescer()
+    private let transferSession = Locked<TransferSession?>(nil)
 
     /// How many requests wait for a coalesced transport call (for tests).
     var coalescedWaiters: Int { coalescer.waitingCount }
@@ -66,6 +67,21 @@ public final class NetworkProvider: Sendable {
         self.configuration = configuration
     }
 
+    deinit {
+        transferSession.withLock { $0 }?.invalidate()
+    }
+
+    /// The session streams, downloads and uploads go through when the transport is a `URLSession`: one
+    /// of NetworkLayer's own, made once from that session's configuration.
+    func transfers(for urlSession: URLSession) -> TransferSession {
+        transferSession.withLock { session in
+            if let session { return session }
+            let made = TransferSession(configuration: urlSession.configuration)
+            session = made
+            return made
+        }
+    }
+
     /// Sends `endpoint` and returns its decoded response.
     /// - Parameter endpoint: The endpoint to send.
     /// - Returns: The decoded response.
@@ -81,10 +97,8 @@ public final class NetworkProvider: Sendable {
     public func response<Response>(for endpoint: Endpoint<Response>) async throws -> NetworkResponse<Response>
     {
         let request = try endpoint.makeRequest()
-        let context = RequestContext(
-            endpointName: endpoint.name, isIdempotent: endpoint.isIdempotent,
-            acceptableStatusCodes: endpoint.acceptableStatusCodes)
-        let (data, http) = try await exchange(request, context: context, timeout: endpoint.timeout)
+        let (data, http) = try await exchange(
+            request, context: endpoint.context, transport: dataTransport(timeout: endpoint.attemptTimeout))
         guard endpoint.acceptableStatusCodes.contains(http.statusCode) else {
             throw NetworkError.unacceptableStatus(
                 .init(statusCode: http.statusCode, headers: http.headerFields, body: data, url: http.url))
@@ -105,11 +119,23 @@ public final class NetworkProvider: Sendable {
         }
     }
 
-    /// Runs the middleware chain around the transport and maps what it throws.
-    private func exchange(
-        _ request: URLRequest, context: RequestContext, timeout: Duration
+    /// Runs the middleware chain around `transport` and maps what it throws.
+    func exchange(
+        _ request: URLRequest, context: RequestContext, transport: @escaping NetworkMiddleware.Next
     ) async throws -> (Data, HTTPURLResponse) {
-        let transport: NetworkMiddleware.Next = { [session, configuration, coalescer] request in
+        let chain = middlewares.reversed().reduce(transport) { next, middleware in
+            { request in try await middleware.intercept(request, context: context, next: next) }
+        }
+        do {
+            return try await chain(request)
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    /// Sends a request through the session and returns its whole body, racing `timeout`.
+    func dataTransport(timeout: Duration) -> NetworkMiddleware.Next {
+        { [session, configuration, coalescer] request in
             let coalesces = configuration.coalescesIdenticalGETs && request.httpMethod == "GET"
             if !coalesces, let urlSession = session as? URLSession {
                 return try await Timeout.dataTask(
@@ -130,14 +156,6 @@ public final class NetworkProvider: Sendable {
             return try await Timeout.run(
                 after: timeout, clock: configuration.clock, deadlines: configuration.deadlines,
                 operation: send)
-        }
-        let chain = middlewares.reversed().reduce(transport) { next, middleware in
-            { request in try await middleware.intercept(request, context: context, next: next) }
-        }
-        do {
-            return try await chain(request)
-        } catch {
-            throw Self.map(error)
         }
     }
 

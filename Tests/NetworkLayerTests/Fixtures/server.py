@@ -16,6 +16,17 @@ Routes:
   GET  /redirect                  302 to /json
   GET  /redirect-to?url=          302 to that URL (another origin, in the redirect tests)
   GET  /hits?path=                how many requests a path has received
+  GET  /lines?count=&intervalMs=   `count` NDJSON lines, chunked, one every `intervalMs`
+  GET  /events                    a server-sent event stream (comments, multi-line data, ids), written in
+                                  pieces that split lines and terminators
+  GET  /trickle?chunks=&intervalMs=&stallAfter=&id=   chunked 1 KiB pieces every `intervalMs`; after
+                                  `stallAfter` pieces (if given) it goes quiet until the client leaves
+  GET  /ranged?bytes=&dropAfter=&id=   `bytes` bytes (byte i is i % 251) with an ETag, honouring
+                                  `Range: bytes=N-` (206) when `If-Range` matches; the first request per id
+                                  closes the connection after `dropAfter` bytes
+  POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
+  GET  /closed?id=                whether the /trickle connection with that id was closed by the client
+                                  (1) or is still open (0); -1 before it starts
 """
 import json
 import socket
@@ -27,6 +38,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 hits = {}
 flaky_calls = {}
+ranged_calls = {}
+closed = {}
 lock = threading.Lock()
 
 
@@ -44,7 +57,48 @@ class Handler(BaseHTTPRequestHandler):
         self.route()
 
     def do_POST(self):
-        self.route()
+        if urllib.parse.urlsplit(self.path).path == "/upload":
+            self.upload()
+        else:
+            self.route()
+
+    def upload(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        remaining, total, checksum = length, 0, 0
+        while remaining > 0:
+            piece = self.rfile.read(min(remaining, 1 << 16))
+            if not piece:
+                break
+            remaining -= len(piece)
+            total += len(piece)
+            checksum = (checksum + sum(piece)) % (1 << 32)
+        self.send_json(200, {"bytes": total, "sum": checksum})
+
+    def start_chunked(self, content_type):
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+
+    def chunk(self, data):
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+
+    def end_chunks(self):
+        self.wfile.write(b"0\r\n\r\n")
+
+    def wait_until_client_leaves(self, key):
+        with lock:
+            closed[key] = 0
+        self.connection.settimeout(60)
+        try:
+            while self.connection.recv(1):
+                pass
+        except OSError:
+            pass
+        with lock:
+            closed[key] = 1
+        self.close_connection = True
 
     def send_body(self, status, body, content_type="application/json; charset=utf-8", headers=None):
         self.send_response(status)
@@ -118,12 +172,94 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(302, b"", headers={"Location": "/json"})
         elif path == "/redirect-to":
             self.send_body(302, b"", headers={"Location": query.get("url", "/json")})
+        elif path == "/lines":
+            self.start_chunked("application/x-ndjson")
+            for index in range(int(query.get("count", "3"))):
+                self.chunk(json.dumps({"index": index}).encode() + b"\n")
+                time.sleep(int(query.get("intervalMs", "0")) / 1000)
+            self.end_chunks()
+        elif path == "/events":
+            self.start_chunked("text/event-stream")
+            stream = (b"\xef\xbb\xbf: a comment\r\nretry: 1500\r\n\r\n"
+                      b"data: first\n\n"
+                      b"event: score\rid: 7\rdata: line one\rdata: line two\r\r"
+                      b"data:no space\r\n\r\n"
+                      b"id\nevent: empty\n\n"
+                      b"data: cut off at the end")
+            for start in range(0, len(stream), 5):
+                self.chunk(stream[start:start + 5])
+                time.sleep(0.002)
+            self.end_chunks()
+        elif path == "/trickle":
+            self.start_chunked("application/octet-stream")
+            stall_after = int(query.get("stallAfter", "-1"))
+            for index in range(int(query.get("chunks", "10"))):
+                if index == stall_after:
+                    self.wait_until_client_leaves(query.get("id", ""))
+                    return
+                self.chunk(b"t" * 1024)
+                time.sleep(int(query.get("intervalMs", "100")) / 1000)
+            self.end_chunks()
+            with lock:
+                closed[query.get("id", "")] = 1
+        elif path == "/ranged":
+            self.ranged(query)
+        elif path == "/closed":
+            with lock:
+                value = closed.get(query.get("id", ""), -1)
+            self.send_json(200, {"closed": value})
         elif path == "/hits":
             with lock:
                 count = hits.get(query.get("path", ""), 0)
             self.send_json(200, {"hits": count})
         else:
             self.send_json(404, {"errorType": "NotFound", "message": "unknown route " + path})
+
+
+PATTERN = bytes(range(251)) * 263  # longer than one 64 KiB piece plus an offset
+
+
+def ranged_body(start, end):
+    offset = start % 251
+    return PATTERN[offset:offset + end - start]
+
+
+def handle_ranged(handler, query):
+    total = int(query.get("bytes", "0"))
+    key = query.get("id", "")
+    with lock:
+        ranged_calls[key] = ranged_calls.get(key, 0) + 1
+        first_call = ranged_calls[key] == 1
+    etag = '"v1-%d"' % total
+    start = 0
+    range_header = handler.headers.get("Range")
+    if range_header and range_header.startswith("bytes=") and handler.headers.get("If-Range") == etag:
+        start = int(range_header[len("bytes="):].split("-")[0])
+    headers = {"ETag": etag, "Accept-Ranges": "bytes"}
+    if start > 0:
+        handler.send_response(206)
+        headers["Content-Range"] = "bytes %d-%d/%d" % (start, total - 1, total)
+    else:
+        handler.send_response(200)
+    handler.send_header("Content-Type", "application/octet-stream")
+    handler.send_header("Content-Length", str(total - start))
+    for name, value in headers.items():
+        handler.send_header(name, value)
+    handler.end_headers()
+    drop_after = int(query.get("dropAfter", "-1")) if first_call else -1
+    position = start
+    while position < total:
+        end = min(total, position + 65536)
+        if drop_after >= 0 and end > drop_after:
+            handler.wfile.write(ranged_body(position, drop_after))
+            handler.connection.shutdown(socket.SHUT_RDWR)
+            handler.close_connection = True
+            return
+        handler.wfile.write(ranged_body(position, end))
+        position = end
+
+
+Handler.ranged = handle_ranged
 
 
 class Server(ThreadingHTTPServer):

@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Carries a streamed body from the transfer session to one consumer: chunks are buffered in arrival
+/// order until read; the end (or the failure) is delivered after the last chunk. A consumer cancelled
+/// while waiting stops the transfer.
+final class ChunkChannel: TransferSink, Sendable {
+    private struct State: Sendable {
+        var chunks: [Data] = []
+        var nextChunk = 0
+        var end: Result<Void, any Error>?
+        var waiter: CheckedContinuation<Data?, any Error>?
+        var stopTransfer: (@Sendable () -> Void)?
+    }
+
+    private let state = Locked(State())
+
+    /// A channel that already holds the whole body (from a session that returns bodies whole).
+    static func holding(_ body: Data) -> ChunkChannel {
+        let channel = ChunkChannel()
+        if !body.isEmpty { try? channel.write(body) }
+        channel.close(nil)
+        return channel
+    }
+
+    /// How to stop the transfer feeding this channel when its consumer goes away.
+    func onStop(_ stop: @escaping @Sendable () -> Void) {
+        state.withLock { $0.stopTransfer = stop }
+    }
+
+    func open(_ head: HTTPURLResponse) throws {}
+
+    func write(_ data: Data) throws {
+        let waiter = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
+            guard state.end == nil else { return nil }
+            guard let waiter = state.waiter else {
+                state.chunks.append(data)
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: data)
+    }
+
+    func close(_ error: (any Error)?) {
+        let waiter = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
+            guard state.end == nil else { return nil }
+            state.end = error.map { .failure($0) } ?? .success(())
+            state.stopTransfer = nil
+            defer { state.waiter = nil }
+            return state.nextChunk == state.chunks.count ? state.waiter : nil
+        }
+        if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+    }
+
+    /// The next chunk, or `nil` after the last one.
+    func next() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = state.withLock { state -> Result<Data?, any Error>? in
+                    if state.nextChunk < state.chunks.count {
+                        let chunk = state.chunks[state.nextChunk]
+                        state.nextChunk += 1
+                        if state.nextChunk == state.chunks.count {
+                            state.chunks.removeAll(keepingCapacity: true)
+                            state.nextChunk = 0
+                        }
+                        return .success(chunk)
+                    }
+                    switch state.end {
+                    case .some(.success): return .success(nil)
+                    case .some(.failure(let error)): return .failure(error)
+                    case nil:
+                        state.waiter = continuation
+                        return nil
+                    }
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            stop(with: CancellationError())
+        }
+    }
+
+    /// Ends the channel for its consumer and stops the transfer (the consumer left or was cancelled).
+    func stop(with error: any Error) {
+        let stopTransfer = state.withLock { $0.stopTransfer }
+        close(error)
+        stopTransfer?()
+    }
+
+    /// Reads the whole body, keeping at most `limit` bytes (an error body a caller may want to read).
+    func collect(limit: Int) async throws -> Data {
+        var body = Data()
+        while let chunk = try await next() {
+            body.append(chunk.prefix(max(0, limit - body.count)))
+            if body.count >= limit {
+                stop(with: CancellationError())
+                break
+            }
+        }
+        return body
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where a transfer's body goes as it arrives: a stream's buffer, a file. Its methods are called on the
+/// transfer session's serial delegate queue, except `close`, which a timeout or a cancellation may call
+/// from any thread: implementations are thread-safe.
+protocol TransferSink: Sendable {
+    /// The response head arrived; throw to refuse the body (the transfer fails with that error).
+    func open(_ head: HTTPURLResponse) throws
+    /// The next bytes; throw to stop the transfer (a full disk).
+    func write(_ data: Data) throws
+    /// The transfer ended: `nil` when the whole body arrived.
+    func close(_ error: (any Error)?)
+}
+
+/// The bytes of a transfer so far, for progress reporting.
+struct TransferCounts: Sendable {
+    var received: Int64 = 0
+    var sent: Int64 = 0
+    var expectedToSend: Int64?
+}
+
+/// One attempt of a transfer: the URLSession task, its timeouts (idle and total, on the shared
+/// ``DeadlineTimer``, re-armed once per idle period rather than per chunk), its sink, and the callers
+/// waiting for its head or its end. Every outcome is decided once; later events are ignored.
+final class TransferHandler: Sendable {
+    typealias Progress = @Sendable (TransferCounts) -> Void
+
+    private struct State: @unchecked Sendable {
+        // @unchecked Sendable: the task is only used for `resume()` and `cancel()`, which URLSessionTask
+        // documents as thread-safe; FoundationNetworking does not annotate it `Sendable`.
+        var task: URLSessionTask?
+        var head: Result<HTTPURLResponse, any Error>?
+        var end: Result<Void, any Error>?
+        var headWaiter: CheckedContinuation<HTTPURLResponse, any Error>?
+        var endWaiter: CheckedContinuation<Void, any Error>?
+        var lastActivity: UInt64
+        var counts = TransferCounts()
+        var watch: DeadlineTimer.Watch?
+    }
+
+    private let state: Locked<State>
+    private let sink: any TransferSink
+    private let progress: Progress?
+    private let idleTimeout: Duration
+    private let deadline: Duration?
+    private let startedAt: UInt64
+    private let deadlines: DeadlineTimer
+
+    init(
+        sink: any TransferSink, idleTimeout: Duration, deadline: Duration?, deadlines: DeadlineTimer,
+        progress: Progress?
+    ) {
+        let now = DeadlineTimer.now
+        self.sink = sink
+        self.progress = progress
+        self.idleTimeout = idleTimeout
+        self.deadline = deadline
+        self.startedAt = now
+        self.deadlines = deadlines
+        state = Locked(State(lastActivity: now))
+    }
+
+    /// Whether the transfer has ended, one way or another.
+    var hasEnded: Bool { state.withLock { $0.end != nil } }
+
+    // MARK: - Driven by the session
+
+    func start(_ task: URLSessionTask) {
+        let ended = state.withLock { state -> Bool in
+            state.task = task
+            return state.end != nil
+        }
+        if ended {
+            // Never resumed, so no completion can race this cancel; it takes the task out of the
+            // session's registry.
+            task.cancel()
+            return
+        }
+        let first = nextDue(lastActivity: startedAt)
+        let watch = deadlines.watch(until: first) { [weak self] now in self?.checkTimeouts(at: now) }
+        let cancelWatch = state.withLock { state -> Bool in
+            state.watch = watch
+            return state.end != nil
+        }
+        if cancelWatch { deadlines.cancel(watch) }
+        task.resume()
+    }
+
+    /// The head arrived. Returns whether the body is wanted.
+    func receive(head response: URLResponse) -> Bool {
+        guard let head = response as? HTTPURLResponse else {
+            fail(URLError(.badServerResponse))
+            return false
+        }
+        do {
+            try sink.open(head)
+        } catch {
+            fail(error)
+            return false
+        }
+        let waiter = state.withLock { state -> CheckedContinuation<HTTPURLResponse, any Error>? in
+            guard state.end == nil, state.head == nil else { return nil }
+            state.lastActivity = DeadlineTimer.now
+            state.head = .success(head)
+            defer { state.headWaiter = nil }
+            return state.headWaiter
+        }
+        waiter?.resume(returning: head)
+        return !hasEnded
+    }
+
+    func receive(_ data: Data) {
+        let counts = state.withLock { state -> TransferCounts? in
+            guard state.end == nil else { return nil }
+            state.lastActivity = DeadlineTimer.now
+            state.counts.received += Int64(data.count)
+            return state.counts
+        }
+        guard let counts else { return }
+        do {
+            try sink.write(data)
+        } catch {
+            fail(error)
+            return
+        }
+        progress?(counts)
+    }
+
+    func sent(_ total: Int64, of expected: Int64) {
+        let counts = state.withLock { state -> TransferCounts? in
+            guard state.end == nil else { return nil }
+            state.lastActivity = DeadlineTimer.now
+            state.counts.sent = total
+            state.counts.expectedToSend = expected > 0 ? expected : nil
+            return state.counts
+        }
+        if let counts { progress?(counts) }
+    }
+
+    func complete(error: (any Error)?) {
+        end(error.map { .failure($0) } ?? .success(()), cancellingTask: false)
+    }
+
+    // MARK: - Driven by the caller
+
+    /// Ends the transfer with `error` and cancels its task, unless it has already ended.
+    func fail(_ error: any Error) {
+        end(.failure(error), cancellingTask: true)
+    }
+
+    /// Waits for the response head.
+    func head() async throws -> HTTPURLResponse {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = state.withLock { state -> Result<HTTPURLResponse, any Error>? in
+                    if let head = state.head { return head }
+                    if case .failure(let error) = state.end { return .failure(error) }
+                    if state.end != nil { return .failure(URLError(.badServerResponse)) }
+                    state.headWaiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            fail(CancellationError())
+        }
+    }
+
+    /// Waits for the transfer's end.
+    func end() async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let ready = state.withLock { state -> Result<Void, any Error>? in
+                    if let end = state.end { return end }
+                    state.endWaiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            fail(CancellationError())
+        }
+    }
+
+    /// The bytes so far.
+    var counts: TransferCounts { state.withLock { $0.counts } }
+
+    // MARK: - Internals
+
+    private func end(_ outcome: Result<Void, any Error>, cancellingTask: Bool) {
+        let ended = state.withLock { state -> (State, Bool)? in
+            guard state.end == nil else { return nil }
+            state.end = outcome
+            let headless = state.head == nil
+            if headless {
+                state.head = .failure(Self.error(of: outcome))
+            }
+            defer {
+                state.headWaiter = nil
+                state.endWaiter = nil
+                state.watch = nil
+            }
+            return (state, headless)
+        }
+        guard let (snapshot, headless) = ended else { return }
+        if let watch = snapshot.watch { deadlines.cancel(watch) }
+        if cancellingTask { snapshot.task?.cancel() }
+        sink.close(Self.failure(of: outcome))
+        if headless { snapshot.headWaiter?.resume(throwing: Self.error(of: outcome)) }
+        snapshot.endWaiter?.resume(with: outcome)
+    }
+
+    private static func failure(of outcome: Result<Void, any Error>) -> (any Error)? {
+        if case .failure(let error) = outcome { return error }
+        return nil
+    }
+
+    private static func error(of outcome: Result<Void, any Error>) -> any Error {
+        failure(of: outcome) ?? URLError(.badServerResponse)
+    }
+
+    /// The earlier of the idle deadline after `lastActivity` and the total deadline.
+    private func nextDue(lastActivity: UInt64) -> UInt64 {
+        let idle = DeadlineTimer.deadline(after: idleTimeout, from: lastActivity)
+        guard let deadline else { return idle }
+        return min(idle, DeadlineTimer.deadline(after: deadline, from: startedAt))
+    }
+
+    /// Called by the timer: times the transfer out, or says when to look again.
+    private func checkTimeouts(at now: UInt64) -> UInt64? {
+        guard let lastActivity = state.withLock({ $0.end == nil ? $0.lastActivity : nil }) else { return nil }
+        if let deadline, now >= DeadlineTimer.deadline(after: deadline, from: startedAt) {
+            fail(NetworkError.timedOut(deadline))
+            return nil
+        }
+        if now >= DeadlineTimer.deadline(after: idleTimeout, from: lastActivity) {
+            fail(NetworkError.timedOut(idleTimeout))
+            return nil
+        }
+        return nextDue(lastActivity: lastActivity)
+    }
+}

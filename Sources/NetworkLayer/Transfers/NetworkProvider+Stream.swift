@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkProvider {
+    /// Sends `endpoint` and returns its body as a stream of chunks, read as they arrive.
+    ///
+    /// The request goes through the middlewares like any other; they see the response head (the body
+    /// they see is empty, since it has not arrived yet) and may retry or refuse it. The head's status is
+    /// checked against the endpoint's acceptable codes before this returns; a refused response's body
+    /// (its first MiB) is in the ``NetworkError/unacceptableStatus(_:)`` error. The endpoint's
+    /// ``Endpoint/timeout`` is an idle timeout for the whole transfer, and its ``Endpoint/deadline`` bounds
+    /// it in total. Its `validate` hook and decoding are not used.
+    ///
+    /// With a `URLSession` (the default) bytes are delivered as URLSession receives them; a session that
+    /// returns bodies whole (``StubSession``, ``RecordReplaySession``) yields its body as one chunk.
+    /// - Parameter endpoint: The endpoint to send.
+    /// - Returns: The stream, with the response head.
+    /// - Throws: ``NetworkError``, or `CancellationError` when the calling task is cancelled.
+    public func stream<Response>(_ endpoint: Endpoint<Response>) async throws -> ResponseStream {
+        let request = try endpoint.makeRequest()
+        let kept = KeptStream()
+        let transport: NetworkMiddleware.Next = { [self] request in
+            try Task.checkCancellation()
+            guard let urlSession = session as? URLSession else {
+                let (data, head) = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
+                kept.keep(StreamBody(channel: .holding(data)), for: head)
+                return (data, head)
+            }
+            let channel = ChunkChannel()
+            let handler = TransferHandler(
+                sink: channel, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
+                deadlines: configuration.deadlines, progress: nil)
+            channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
+            transfers(for: urlSession).start(request, handler: handler)
+            let head = try await handler.head()
+            guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
+                return (try await channel.collect(limit: Self.errorBodyLimit), head)
+            }
+            kept.keep(StreamBody(channel: channel), for: head)
+            return (Data(), head)
+        }
+        let (data, head) = try await exchange(request, context: endpoint.context, transport: transport)
+        guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
+            throw NetworkError.unacceptableStatus(
+                .init(statusCode: head.statusCode, headers: head.headerFields, body: data, url: head.url))
+        }
+        // A middleware that answered by itself (a cache) or replaced the response passes its body.
+        return ResponseStream(
+            response: head, body: kept.take(for: head) ?? StreamBody(channel: .holding(data)))
+    }
+
+    /// How much of a refused streamed or downloaded response's body is kept for the error.
+    static let errorBodyLimit = 1 << 20
+}
+
+extension Endpoint {
+    /// What middlewares are told about this endpoint.
+    var context: RequestContext {
+        RequestContext(
+            endpointName: name, isIdempotent: isIdempotent, acceptableStatusCodes: acceptableStatusCodes)
+    }
+}
+
+/// The body of the latest attempt of a stream, kept while the middlewares decide; an attempt that is
+/// replaced (retried) is stopped.
+final class KeptStream: Sendable {
+    private struct Kept: @unchecked Sendable {
+        // @unchecked Sendable: the head is only compared by identity, never mutated; Foundation does
+        // not annotate HTTPURLResponse `Sendable` on every platform.
+        let body: StreamBody
+        let head: HTTPURLResponse
+    }
+
+    private let kept = Locked<Kept?>(nil)
+
+    func keep(_ body: StreamBody, for head: HTTPURLResponse) {
+        let replaced = kept.withLock { kept in
+            defer { kept = Kept(body: body, head: head) }
+            return kept
+        }
+        // Released after unlocking: the last reference to a body stops its transfer.
+        withExtendedLifetime(replaced) {}
+    }
+
+    /// The body kept for `head`, if the chain returned that very response.
+    func take(for head: HTTPURLResponse) -> StreamBody? {
+        let taken = kept.withLock { kept in
+            defer { kept = nil }
+            return kept
+        }
+        return taken?.head === head ? taken?.body : nil
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A response whose body arrives as a sequence of chunks, read as they come: server-sent events,
+/// NDJSON, a long body processed piece by piece. Made by ``NetworkProvider/stream(_:)``.
+///
+/// ```swift
+/// let stream = try await provider.stream(api.liveScores())
+/// for try await line in stream.lines() { print(line) }
+/// ```
+///
+/// Read it once. The transfer stops when the reading task is cancelled, or when the stream and its
+/// iterator are released before the end. A failure mid-body (a lost connection, an idle timeout) is thrown
+/// from the iteration as a ``NetworkError``.
+public struct ResponseStream: AsyncSequence, Sendable {
+    /// A chunk of the body, in arrival order.
+    public typealias Element = Data
+
+    /// The response head: status and headers.
+    public let response: HTTPURLResponse
+    let body: StreamBody
+
+    init(response: HTTPURLResponse, body: StreamBody) {
+        self.response = response
+        self.body = body
+    }
+
+    /// Reads the chunks.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(body: body)
+    }
+
+    /// The body split into lines, for NDJSON and line-based protocols. See ``ResponseLines``.
+    /// - Parameter maximumLength: The longest line accepted, in bytes; a longer one throws
+    ///   ``ResponseStreamError/lineTooLong(limit:)`` instead of growing without bound. 1 MiB by default.
+    /// - Returns: The lines.
+    public func lines(maximumLength: Int = 1 << 20) -> ResponseLines {
+        ResponseLines(chunks: self, maximumLength: maximumLength)
+    }
+
+    /// The body parsed as server-sent events (`text/event-stream`). See ``ServerSentEvents``.
+    /// - Parameter maximumLength: The longest line and the largest event data accepted, in bytes; more
+    ///   throws ``ResponseStreamError/lineTooLong(limit:)``. 1 MiB by default.
+    /// - Returns: The events.
+    public func events(maximumLength: Int = 1 << 20) -> ServerSentEvents {
+        ServerSentEvents(lines: lines(maximumLength: maximumLength))
+    }
+
+    /// Reads the chunks of a ``ResponseStream``.
+    public struct Iterator: AsyncIteratorProtocol {
+        let body: StreamBody
+
+        /// The next chunk, or `nil` after the last.
+        /// - Throws: A ``NetworkError`` when the transfer fails, `CancellationError` when the reading
+        ///   task is cancelled.
+        public mutating func next() async throws -> Data? {
+            do {
+                return try await body.channel.next()
+            } catch {
+                throw NetworkProvider.map(error)
+            }
+        }
+    }
+}
+
+/// Why a stream could not be read.
+public enum ResponseStreamError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A line (or an event's data) was longer than the limit given to ``ResponseStream/lines(maximumLength:)``
+    /// or ``ResponseStream/events(maximumLength:)``.
+    case lineTooLong(limit: Int)
+
+    /// One line a person can act on.
+    public var description: String {
+        switch self {
+        case .lineTooLong(let limit): "A line of the stream is longer than \(limit) bytes."
+        }
+    }
+}
+
+/// Keeps a stream's transfer alive while its stream or an iterator exists; stops it when the last is
+/// released before the end.
+final class StreamBody: Sendable {
+    let channel: ChunkChannel
+
+    init(channel: ChunkChannel) {
+        self.channel = channel
+    }
+
+    deinit {
+        channel.stop(with: CancellationError())
+    }
+}

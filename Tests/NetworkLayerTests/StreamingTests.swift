@@ -1,0 +1,197 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Streams through URLSession from the fixture server on 127.0.0.1.
+@Suite("Streaming responses from a real server")
+struct StreamingTests {
+    let server: TestServer
+    let group: EndpointGroup
+
+    init() async throws {
+        server = try await TestServer.shared.value
+        group = EndpointGroup(baseURL: server.baseURL)
+    }
+
+    func provider(_ middlewares: [any NetworkMiddleware] = []) -> NetworkProvider {
+        NetworkProvider(session: URLSession(configuration: .ephemeral), middlewares: middlewares)
+    }
+
+    func endpoint(_ path: String, _ query: [String: String] = [:]) -> Endpoint<Data> {
+        group.get(path, query: query)
+    }
+
+    /// Whether the server saw the client leave the /trickle request with this id: -1 before it
+    /// started, 0 while it is open, 1 once the client closed it.
+    func closedFlag(_ id: String) async throws -> Int {
+        struct Closed: Decodable { let closed: Int }
+        let closed: Endpoint<Closed> = group.get("closed", query: ["id": id])
+        return try await provider().send(closed).closed
+    }
+
+    /// Waits up to 5 s for the server to see the /trickle request with this id closed.
+    func serverSeesClosed(_ id: String) async throws -> Bool {
+        for _ in 0..<100 {
+            if try await closedFlag(id) == 1 { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    @Test func ndjsonLinesArriveOneByOneBeforeTheBodyEnds() async throws {
+        // Given a server writing a line every 150 ms
+        let stream = try await provider().stream(endpoint("lines", ["count": "3", "intervalMs": "150"]))
+        let clock = ContinuousClock()
+        let start = clock.now
+        // When the first line is read
+        var lines = stream.lines().makeAsyncIterator()
+        let first = try await lines.next()
+        let firstArrived = clock.now - start
+        // Then it arrived before the whole body could have (about 300 ms more), and the rest follow
+        #expect(first == #"{"index": 0}"#)
+        #expect(firstArrived < .milliseconds(250))
+        #expect(try await lines.next() == #"{"index": 1}"#)
+        #expect(try await lines.next() == #"{"index": 2}"#)
+        #expect(try await lines.next() == nil)
+        #expect(stream.response.statusCode == 200)
+    }
+
+    @Test func serverSentEventsAreParsedAsTheStandardSays() async throws {
+        // Given an event stream written five bytes at a time, with a BOM, comments, CR, LF and CRLF
+        let stream = try await provider().stream(endpoint("events"))
+        // When
+        var events: [ServerSentEvent] = []
+        for try await event in stream.events() { events.append(event) }
+        // Then the event without data and the one cut off at the end are not dispatched
+        let retry = Duration.milliseconds(1500)
+        #expect(
+            events == [
+                ServerSentEvent(data: "first", retry: retry),
+                ServerSentEvent(event: "score", data: "line one\nline two", id: "7", retry: retry),
+                ServerSentEvent(data: "no space", id: "7", retry: retry),
+            ])
+    }
+
+    @Test func aRefusedStreamThrowsItsStatusWithTheBody() async throws {
+        // Given
+        let thrown = await error { try await provider().stream(endpoint("status/404")) }
+        // Then
+        guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
+            Issue.record("expected unacceptableStatus, got \(String(describing: thrown))")
+            return
+        }
+        #expect(failure.statusCode == 404)
+        #expect(String(decoding: failure.body, as: UTF8.self).contains("NotFound"))
+    }
+
+    @Test func cancellingTheReaderEndsTheTransferPromptly() async throws {
+        // Given a stream that sends two pieces and then waits for the client to leave, read by a task
+        let provider = provider()
+        let id = UUID().uuidString
+        let trickle = endpoint("trickle", ["chunks": "10", "intervalMs": "10", "stallAfter": "2", "id": id])
+        let reader = Task {
+            let stream = try await provider.stream(trickle)
+            var received = 0
+            for try await chunk in stream { received += chunk.count }
+            return received
+        }
+        while try await closedFlag(id) != 0 { try await Task.sleep(for: .milliseconds(20)) }
+        // When it is cancelled
+        let clock = ContinuousClock()
+        let start = clock.now
+        reader.cancel()
+        let thrown = await error { try await reader.value }
+        // Then the reader ends at once with CancellationError, and the server sees the connection closed
+        #expect(thrown is CancellationError)
+        #expect(clock.now - start < .seconds(1))
+        #expect(try await serverSeesClosed(id))
+    }
+
+    @Test func releasingAStreamUnreadClosesItsConnection() async throws {
+        // Given a stream whose server goes quiet after two pieces and waits for the client to leave
+        let id = UUID().uuidString
+        do {
+            let stream = try await provider().stream(
+                endpoint("trickle", ["chunks": "10", "intervalMs": "10", "stallAfter": "2", "id": id]))
+            var chunks = stream.makeAsyncIterator()
+            _ = try await chunks.next()
+            while try await closedFlag(id) != 0 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        // When the stream and its iterator are gone, then the server sees the connection closed
+        #expect(try await serverSeesClosed(id))
+    }
+
+    @Test func aStreamThatKeepsReceivingBytesNeverHitsItsIdleTimeout() async throws {
+        // Given pieces every 100 ms for 1 s, with a 400 ms idle timeout
+        var trickle = endpoint("trickle", ["chunks": "10", "intervalMs": "100"])
+        trickle.timeout = .milliseconds(400)
+        // When
+        var received = 0
+        for try await chunk in try await provider().stream(trickle) { received += chunk.count }
+        // Then all of it arrived, though the transfer took longer than the idle timeout
+        #expect(received == 10 * 1024)
+    }
+
+    @Test func aStreamThatGoesQuietFailsWithItsIdleTimeout() async throws {
+        // Given a server that sends two pieces, then nothing
+        var stalling = endpoint("trickle", ["chunks": "10", "intervalMs": "10", "stallAfter": "2"])
+        stalling.timeout = .milliseconds(300)
+        let stream = try await provider().stream(stalling)
+        // When
+        var received = 0
+        let thrown = await error { for try await chunk in stream { received += chunk.count } }
+        // Then
+        guard case .timedOut(let duration) = thrown as? NetworkError else {
+            Issue.record("expected a timeout, got \(String(describing: thrown))")
+            return
+        }
+        #expect(duration == .milliseconds(300))
+        #expect(received == 2 * 1024)
+    }
+
+    @Test func aTotalDeadlineEndsAStreamThatIsStillReceiving() async throws {
+        // Given pieces every 100 ms for 3 s, a 1 s idle timeout and a 500 ms deadline
+        var trickle = endpoint("trickle", ["chunks": "30", "intervalMs": "100"])
+        trickle.timeout = .seconds(1)
+        trickle.deadline = .milliseconds(500)
+        let stream = try await provider().stream(trickle)
+        // When
+        let thrown = await error { for try await _ in stream {} }
+        // Then
+        guard case .timedOut(let duration) = thrown as? NetworkError else {
+            Issue.record("expected a timeout, got \(String(describing: thrown))")
+            return
+        }
+        #expect(duration == .milliseconds(500))
+    }
+
+    @Test func middlewaresSeeAStreamsRequestAndHead() async throws {
+        // Given a middleware that adds a header and records the status
+        let trace = Recorder<String>()
+        let stream = try await provider([Tracing(name: "T", trace: trace)]).stream(endpoint("echo"))
+        // When
+        var body = Data()
+        for try await chunk in stream { body.append(chunk) }
+        // Then
+        #expect(trace.values == ["T →", "T ←"])
+        #expect(String(decoding: body, as: UTF8.self).contains(#""method": "GET""#))
+    }
+
+    @Test func aStubSessionStreamsItsBodyAsOneChunk() async throws {
+        // Given
+        let provider = NetworkProvider(session: .status(200, body: Data("a\nb\n".utf8)))
+        // When
+        var lines: [String] = []
+        for try await line in try await provider.stream(Endpoint<Data>(baseURL: exampleURL)).lines() {
+            lines.append(line)
+        }
+        // Then
+        #expect(lines == ["a", "b"])
+    }
+}
