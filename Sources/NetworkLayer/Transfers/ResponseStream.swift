@@ -23,11 +23,6 @@ public struct ResponseStream: AsyncSequence, Sendable {
     public let response: HTTPURLResponse
     let body: StreamBody
 
-    init(response: HTTPURLResponse, body: StreamBody) {
-        self.response = response
-        self.body = body
-    }
-
     /// Reads the chunks.
     public func makeAsyncIterator() -> Iterator {
         Iterator(body: body)
