@@ -26,6 +26,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// The session (a custom ``NetworkSessionType``) threw an error of its own, one that is not a
     /// `URLError`: a missing recording in a ``RecordReplaySession``, say.
     case session(any Error & Sendable)
+    /// The file a download writes or an upload reads could not be used (a missing folder, a full disk,
+    /// a file that is not a regular file).
+    case file(any Error & Sendable)
 
     /// What part of a request could not be built.
     public enum InvalidRequest: Sendable {
@@ -109,6 +112,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "A middleware failed: \(error)"
         case .session(let error):
             return "The session failed: \(error)"
+        case .file(let error):
+            return "A file could not be used: \(error)"
         }
     }
 

@@ -99,6 +99,13 @@ public final class NetworkProvider: Sendable {
         let request = try endpoint.makeRequest()
         let (data, http) = try await exchange(
             request, context: endpoint.context, transport: dataTransport(timeout: endpoint.attemptTimeout))
+        return try Self.decode(data, http, for: endpoint)
+    }
+
+    /// Checks the status, runs the `validate` hook and decodes: the last steps of every whole-body request.
+    static func decode<Response>(
+        _ data: Data, _ http: HTTPURLResponse, for endpoint: Endpoint<Response>
+    ) throws -> NetworkResponse<Response> {
         guard endpoint.acceptableStatusCodes.contains(http.statusCode) else {
             throw NetworkError.unacceptableStatus(
                 .init(statusCode: http.statusCode, headers: http.headerFields, body: data, url: http.url))

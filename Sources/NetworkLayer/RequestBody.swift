@@ -59,7 +59,7 @@ public struct RequestBody: Sendable {
     /// - Parameter form: The parts.
     /// - Returns: The body.
     public static func multipart(_ form: MultipartFormData) -> RequestBody {
-        RequestBody(contentType: "multipart/form-data; boundary=\(form.boundary)") { form.encoded() }
+        RequestBody(contentType: form.contentType) { try form.encoded() }
     }
 }
 
@@ -71,6 +71,10 @@ public struct RequestBody: Sendable {
 /// form.append(posterPNG, name: "poster", fileName: "poster.png", contentType: "image/png")
 /// let body = RequestBody.multipart(form)
 /// ```
+///
+/// A part can also be a file on disk (``append(contentsOf:name:fileName:contentType:)``): sent with
+/// ``NetworkProvider/upload(_:multipart:progress:)`` the form is streamed from disk, never built in
+/// memory.
 public struct MultipartFormData: Sendable {
     /// One part.
     public struct Part: Sendable {
@@ -80,8 +84,11 @@ public struct MultipartFormData: Sendable {
         public var fileName: String?
         /// The part's content type, if any.
         public var contentType: String?
-        /// The part's bytes.
+        /// The part's bytes; empty for a file part.
         public var data: Data
+        /// The file whose contents are the part's bytes, read when the form is encoded or written; `nil`
+        /// for a part held in memory.
+        public var fileURL: URL?
     }
 
     /// The boundary between parts. A random UUID-based string by default.
@@ -115,20 +122,89 @@ public struct MultipartFormData: Sendable {
         parts.append(Part(name: name, fileName: fileName, contentType: contentType, data: data))
     }
 
-    /// The encoded body.
-    public func encoded() -> Data {
+    /// Adds a file part whose bytes are read from disk when the form is sent, not now.
+    /// - Parameters:
+    ///   - fileURL: The file; it must be a regular file when the form is encoded or written.
+    ///   - name: The field's name.
+    ///   - fileName: The file name sent; the file's own name by default.
+    ///   - contentType: The part's content type; `application/octet-stream` by default.
+    public mutating func append(
+        contentsOf fileURL: URL, name: String, fileName: String? = nil,
+        contentType: String = "application/octet-stream"
+    ) {
+        parts.append(
+            Part(
+                name: name, fileName: fileName ?? fileURL.lastPathComponent, contentType: contentType,
+                data: Data(),
+                fileURL: fileURL))
+    }
+
+    /// The `Content-Type` of the form: `multipart/form-data` with its boundary.
+    public var contentType: String {
+        "multipart/form-data; boundary=\(boundary)"
+    }
+
+    /// The encoded body, in memory (file parts are read into it).
+    /// - Throws: ``NetworkError/file(_:)`` when a file part cannot be read.
+    public func encoded() throws -> Data {
         var body = Data()
+        try encode { body.append($0) }
+        return body
+    }
+
+    /// Writes the encoded body to `url`, copying file parts in pieces, so a form of large files never
+    /// sits whole in memory.
+    /// - Parameter url: The file to write (replaced if it exists).
+    /// - Throws: ``NetworkError/file(_:)`` when a part cannot be read or the file written.
+    public func write(to url: URL) throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw NetworkError.file(CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]))
+        }
+        do {
+            let output = try FileHandle(forWritingTo: url)
+            defer { try? output.close() }
+            try encode { try output.write(contentsOf: $0) }
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw NetworkError.file(error)
+        }
+    }
+
+    /// Emits the encoded body in pieces.
+    private func encode(into emit: (Data) throws -> Void) throws {
         for part in parts {
             var disposition = "form-data; name=\"\(Self.escape(part.name))\""
             if let fileName = part.fileName { disposition += "; filename=\"\(Self.escape(fileName))\"" }
             var head = "--\(boundary)\r\nContent-Disposition: \(disposition)\r\n"
-            if let contentType = part.contentType { head += "Content-Type: \(contentType)\r\n" }
-            body.append(Data((head + "\r\n").utf8))
-            body.append(part.data)
-            body.append(Data("\r\n".utf8))
+            if let contentType = part.contentType { head += "Content-Type: \(Self.escape(contentType))\r\n" }
+            try emit(Data((head + "\r\n").utf8))
+            if let fileURL = part.fileURL {
+                try Self.copy(fileURL, into: emit)
+            } else {
+                try emit(part.data)
+            }
+            try emit(Data("\r\n".utf8))
         }
-        body.append(Data("--\(boundary)--\r\n".utf8))
-        return body
+        try emit(Data("--\(boundary)--\r\n".utf8))
+    }
+
+    /// Copies a regular file in 256 KiB pieces (a FIFO or a device is refused: it could block forever).
+    private static func copy(_ fileURL: URL, into emit: (Data) throws -> Void) throws {
+        do {
+            let type =
+                try FileManager.default.attributesOfItem(atPath: fileURL.path)[.type] as? FileAttributeType
+            guard type == .typeRegular else {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: fileURL.path])
+            }
+            let input = try FileHandle(forReadingFrom: fileURL)
+            defer { try? input.close() }
+            while let piece = try input.read(upToCount: 1 << 18), !piece.isEmpty {
+                try emit(piece)
+            }
+        } catch {
+            throw NetworkError.file(error)
+        }
     }
 
     private static func escape(_ value: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Where a headless Chromium is installed, if anywhere (CI installs Debian's `chromium`).

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 
 /// The project's folders, found from this file (Tests/BoxOfficeCLITests/Support.swift).
 enum ProjectPaths {
@@ -27,14 +28,6 @@ struct RunResult {
     let status: Int32
     let output: String
     let errors: String
-}
-
-/// Runs blocking work (waiting for a child process) on a Dispatch queue, so it never parks one of Swift's
-/// few cooperative threads while other tests need them.
-func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
 }
 
 /// Runs `boxoffice` with `arguments` and an environment cleared of the developer's API keys.

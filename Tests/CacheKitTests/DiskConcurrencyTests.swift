@@ -64,7 +64,7 @@ struct DiskConcurrencyTests {
         let held = HeldStore(storage, storing: "b", forKey: "b")
         #expect(held.wasHeld)
         // When "a" is read, and stored, meanwhile
-        let finished = Watchdog.finishes(within: 5) {
+        let finished = Watchdog.finishes(within: 30) {
             _ = storage.value(forKey: "a")
             try? storage.store("a2", forKey: "a")
         }
@@ -124,7 +124,7 @@ struct DiskConcurrencyTests {
         }.start()
         #expect(entered.wait(timeout: .now() + 10) == .success)
         // When another key is stored and another read meanwhile
-        let unblocked = Watchdog.finishes(within: 5) {
+        let unblocked = Watchdog.finishes(within: 30) {
             try? storage.store("b", forKey: "b")
             _ = storage.value(forKey: "c")
         }

@@ -220,6 +220,7 @@ final class ModelRun: @unchecked Sendable {
         _ key: String, callers: Int, value: String, expirations: CacheExpirations?, now: Date
     ) async -> String? {
         let loads = EventLog()
+        let eventsBefore = events.all.count
         let cache = cache
         let results = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<callers {
@@ -261,14 +262,25 @@ final class ModelRun: @unchecked Sendable {
             }
             model.store(value, forKey: key, expirations: expirations ?? .all(nil), now: now)
             // When the loaded value was kept on disk but not in memory, a caller that missed memory after
-            // the load stored it reads it from disk, moving it forward with its lifetime: a read, by the
-            // rules. Whether one did depends on timing; the cache's memory says.
-            if model.memory[key] == nil, let onDisk = model.disk[key], memory.contains(key) {
-                model.memory[key] = CacheModel.renewed(onDisk, now: now.timeIntervalSince1970)
+            // the load stored it reads it from disk: a read, by the rules, which renews the disk copy and
+            // moves it forward with its lifetime (unless memory does not keep it: expired on arrival).
+            // Whether one did depends on timing; the disk's hit event and the cache's memory say.
+            if model.memory[key] == nil, let onDisk = model.disk[key] {
+                let renewed = CacheModel.renewed(onDisk, now: now.timeIntervalSince1970)
+                if diskWasHit(key, since: eventsBefore) { model.disk[key] = renewed }
+                if memory.contains(key) { model.memory[key] = renewed }
             }
         }
         if let failure = takeEvictions(protecting: expected == nil ? key : nil) { return failure }
         return checkLimitsAndContents()
+    }
+
+    /// Whether the disk served `key` after the first `count` events.
+    private func diskWasHit(_ key: String, since count: Int) -> Bool {
+        events.all.dropFirst(count).contains { event in
+            if case .hit(.disk, let hit) = event { return hit == key }
+            return false
+        }
     }
 
     private func checkLimitsAndContents() -> String? {

@@ -190,7 +190,7 @@ struct AsyncFactoryTests {
         }
         let errors = Recorder<ResolutionError>()
         // When
-        let finished = await Watchdog.finishes(within: 10) {
+        let finished = await Watchdog.finishes(within: 30) {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     do throws(ResolutionError) { _ = try await container.resolveAsync(A.self) } catch {

@@ -94,7 +94,7 @@ struct EndpointTests {
         form.append("Wonka", name: "title")
         form.append(Data([1, 2, 3]), name: "poster", fileName: "poster.png", contentType: "image/png")
         // When
-        let body = form.encoded()
+        let body = try form.encoded()
         // Then
         let expected =
             "--XYZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nWonka\r\n"

@@ -230,7 +230,7 @@ struct TokenRefreshBoundsTests {
         box.append(provider)
         // When
         let errors = Recorder<(any Error)?>()
-        let finished = await Watchdog.finishes(within: 10) {
+        let finished = await Watchdog.finishes(within: 30) {
             errors.append(
                 await error { try await provider.send(Endpoint<Movie>(baseURL: exampleURL, path: "movie")) })
         }

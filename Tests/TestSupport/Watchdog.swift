@@ -8,10 +8,11 @@ import Foundation
 public enum Watchdog {
     /// Whether `body` returned within `seconds`.
     /// - Parameters:
-    ///   - seconds: How long to wait; 5 by default, far above any healthy run.
+    ///   - seconds: How long to wait; 30 by default, far above any healthy run even when the whole suite
+    ///     loads the machine (5 s was not, under ThreadSanitizer on two cores).
     ///   - body: The work that must not hang.
     /// - Returns: `true` when `body` returned in time.
-    public static func finishes(within seconds: Double = 5, _ body: @escaping @Sendable () -> Void) -> Bool {
+    public static func finishes(within seconds: Double = 30, _ body: @escaping @Sendable () -> Void) -> Bool {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             body()
@@ -25,11 +26,11 @@ public enum Watchdog {
 extension Watchdog {
     /// Whether the async `body` returned within `seconds`.
     /// - Parameters:
-    ///   - seconds: How long to wait; 5 by default.
+    ///   - seconds: How long to wait; 30 by default.
     ///   - body: The work that must not hang.
     /// - Returns: `true` when `body` returned in time.
     public static func finishes(
-        within seconds: Double = 5, _ body: @escaping @Sendable () async -> Void
+        within seconds: Double = 30, _ body: @escaping @Sendable () async -> Void
     ) async -> Bool {
         let outcome = FirstOutcome()
         return await withCheckedContinuation { continuation in

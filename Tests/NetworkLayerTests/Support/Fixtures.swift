@@ -44,3 +44,11 @@ func error(of operation: () async throws -> some Any) async -> (any Error)? {
         return error
     }
 }
+
+/// `count` bytes where byte i is i % `period`, built from whole blocks (cheap even in a debug build).
+func patterned(_ count: Int, period: Int) -> Data {
+    let block = Data((0..<period).map { UInt8($0) })
+    var data = Data(capacity: count)
+    while data.count < count { data.append(block.prefix(count - data.count)) }
+    return data
+}

@@ -30,7 +30,7 @@ enum DataErrors {
                 return BoxOfficeError.unreachable(error.description)
             case .apiError(let underlying):
                 return BoxOfficeError.refused("\(underlying)")
-            case .unacceptableStatus, .invalidRequest, .middleware:
+            case .unacceptableStatus, .invalidRequest, .middleware, .file:
                 return BoxOfficeError.refused(error.description)
             case .decoding:
                 return BoxOfficeError.unreadable(error.description)

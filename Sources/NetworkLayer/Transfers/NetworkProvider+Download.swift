@@ -1,0 +1,155 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkProvider {
+    /// Sends `endpoint` and writes its body to `destination`, never holding it whole in memory.
+    ///
+    /// The body is written to a hidden file beside `destination` as it arrives and moved into place,
+    /// replacing any file there, once complete. When the connection drops (or goes idle past the
+    /// endpoint's timeout) after some bytes arrived and the server supports ranges (`Accept-Ranges:
+    /// bytes` and a strong `ETag` or a `Last-Modified`), the download resumes with `Range` and `If-Range`,
+    /// asking only for the missing bytes, up to `resumeAttempts` times; a server that answers `200`
+    /// instead starts the file over. Every attempt goes through the middlewares, which see an empty body
+    /// for a successful status. A refused status throws ``NetworkError/unacceptableStatus(_:)`` with the
+    /// body's first MiB, and writes no file.
+    ///
+    /// ```swift
+    /// let file = try await provider.download(api.trailer(id), to: trailerURL) { progress in
+    ///     print(progress.fractionCompleted ?? 0)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - endpoint: The endpoint to send.
+    ///   - destination: The file to write; its folder must exist.
+    ///   - resumeAttempts: How many times to resume after a dropped connection; 3 by default.
+    ///   - progress: Called as bytes are written, on the thread that writes them (the transfer session's
+    ///     queue with a `URLSession`), not the caller's; `nil` by default.
+    /// - Returns: The file and the response.
+    /// - Throws: ``NetworkError`` (``NetworkError/file(_:)`` when the file cannot be written), or
+    ///   `CancellationError` when the calling task is cancelled. The partial file is removed.
+    public func download<Response>(
+        _ endpoint: Endpoint<Response>,
+        to destination: URL,
+        resumeAttempts: Int = 3,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> DownloadedFile {
+        let request = try endpoint.makeRequest()
+        let file = DownloadFile(destination: destination)
+        var resumes = 0
+        while true {
+            do {
+                let transport = downloadTransport(for: endpoint, into: file, progress: progress)
+                let (body, head) = try await exchange(
+                    request, context: endpoint.context, transport: transport)
+                guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
+                    throw NetworkError.unacceptableStatus(
+                        .init(
+                            statusCode: head.statusCode, headers: head.headerFields, body: body, url: head.url
+                        ))
+                }
+                let byteCount = file.progress.completedBytes
+                try file.move(to: destination)
+                return DownloadedFile(
+                    url: destination, response: head, byteCount: byteCount, resumeCount: resumes)
+            } catch {
+                guard resumes < resumeAttempts, !Task.isCancelled, Self.mayResume(after: error),
+                    file.canResume
+                else {
+                    file.discard()
+                    throw error
+                }
+                resumes += 1
+            }
+        }
+    }
+
+    /// Whether a failure is a dropped or stalled transfer worth resuming: a timeout, or a transport
+    /// failure other than cancellation, a bad URL or a refused certificate (FoundationNetworking reports
+    /// a connection closed early as `URLError(.unknown)`, "transfer closed with N bytes remaining").
+    static func mayResume(after error: any Error) -> Bool {
+        switch error {
+        case NetworkError.timedOut: true
+        case NetworkError.transport(let error):
+            ![
+                .cancelled, .badURL, .unsupportedURL, .serverCertificateUntrusted,
+                .serverCertificateHasBadDate,
+                .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .secureConnectionFailed,
+            ].contains(error.code)
+        default: false
+        }
+    }
+
+    /// One attempt: the request (resuming when it can) and its body written into `file`; a refused
+    /// status's body is kept in memory instead, for the error.
+    private func downloadTransport<Response>(
+        for endpoint: Endpoint<Response>, into file: DownloadFile,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) -> NetworkMiddleware.Next {
+        { [self] request in
+            try Task.checkCancellation()
+            let request = file.request(resuming: request)
+            let sink = DownloadSink(file: file, accepts: endpoint.acceptableStatusCodes, progress: progress)
+            guard let urlSession = session as? URLSession else {
+                let (data, head) = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
+                try sink.open(head)
+                try sink.write(data)
+                sink.close(nil)
+                return (sink.refusedBody ?? Data(), head)
+            }
+            let handler = TransferHandler(
+                sink: sink, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
+                deadlines: configuration.deadlines, progress: nil)
+            transfers(for: urlSession).start(request, handler: handler)
+            let head = try await handler.head()
+            try await handler.end()
+            if let refused = sink.refusedBody { return (refused, head) }
+            // A body cut short without an error from the transport is a dropped connection.
+            guard file.isComplete else { throw URLError(.networkConnectionLost) }
+            return (Data(), head)
+        }
+    }
+}
+
+/// Writes a successful attempt's body into the download's file, or keeps a refused one's in memory.
+private final class DownloadSink: TransferSink, Sendable {
+    private let file: DownloadFile
+    private let accepts: any StatusCodeSet
+    private let progress: (@Sendable (TransferProgress) -> Void)?
+    private let refused = Locked<Data?>(nil)
+
+    init(file: DownloadFile, accepts: any StatusCodeSet, progress: (@Sendable (TransferProgress) -> Void)?) {
+        self.file = file
+        self.accepts = accepts
+        self.progress = progress
+    }
+
+    /// The body of a refused status, capped at ``NetworkProvider/errorBodyLimit``.
+    var refusedBody: Data? { refused.withLock { $0 } }
+
+    func open(_ head: HTTPURLResponse) throws {
+        guard accepts.contains(head.statusCode) else {
+            refused.withLock { $0 = Data() }
+            return
+        }
+        try file.open(head)
+        progress?(file.progress)
+    }
+
+    func write(_ data: Data) throws {
+        let keptInMemory = refused.withLock { body -> Bool in
+            guard let kept = body?.count else { return false }
+            body?.append(data.prefix(max(0, NetworkProvider.errorBodyLimit - kept)))
+            return true
+        }
+        guard !keptInMemory else { return }
+        try file.write(data)
+        progress?(file.progress)
+    }
+
+    func close(_ error: (any Error)?) {
+        file.close()
+    }
+}

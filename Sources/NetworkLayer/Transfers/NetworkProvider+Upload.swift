@@ -1,0 +1,115 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension NetworkProvider {
+    /// Sends `endpoint` with the contents of `file` as its body, streamed from disk, and decodes the
+    /// response like ``send(_:)``.
+    ///
+    /// The endpoint's own body, if any, is replaced; its `Content-Type` (or the endpoint's header, or
+    /// `application/octet-stream`) is kept. The request goes through the middlewares like any other (a
+    /// retry sends the file again). The endpoint's timeout is an idle timeout: an upload that keeps
+    /// sending never hits it.
+    ///
+    /// ```swift
+    /// let receipt = try await provider.upload(api.uploadPoster(id), fromFile: posterURL) { progress in
+    ///     print(progress.completedBytes, progress.expectedBytes ?? 0)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - endpoint: The endpoint to send.
+    ///   - file: The file to send; it must be a regular file.
+    ///   - progress: Called as bytes are sent, on the transfer's thread, not the caller's; `nil` by
+    ///     default.
+    /// - Returns: The decoded response.
+    /// - Throws: ``NetworkError`` (``NetworkError/file(_:)`` when the file cannot be read), or
+    ///   `CancellationError` when the calling task is cancelled.
+    public func upload<Response>(
+        _ endpoint: Endpoint<Response>, fromFile file: URL,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response {
+        let size = try Self.regularFileSize(file)
+        var request = try endpoint.makeRequest()
+        request.httpBody = nil
+        if request.value(forHTTPHeaderField: "Content-Type") == nil {
+            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        }
+        let transport = uploadTransport(for: endpoint, file: file, size: size, progress: progress)
+        let (data, http) = try await exchange(request, context: endpoint.context, transport: transport)
+        return try Self.decode(data, http, for: endpoint).value
+    }
+
+    /// Sends `endpoint` with `form` as a `multipart/form-data` body written to a temporary file first,
+    /// file parts copied in pieces, so large files never sit whole in memory; then like
+    /// ``upload(_:fromFile:progress:)``. The temporary file is removed afterwards.
+    /// - Parameters:
+    ///   - endpoint: The endpoint to send.
+    ///   - form: The form; its file parts are read from disk.
+    ///   - progress: Called as bytes are sent; `nil` by default.
+    /// - Returns: The decoded response.
+    /// - Throws: ``NetworkError``, or `CancellationError` when the calling task is cancelled.
+    public func upload<Response>(
+        _ endpoint: Endpoint<Response>, multipart form: MultipartFormData,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "networklayer-multipart-\(UUID().uuidString)")
+        try form.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var endpoint = endpoint
+        endpoint.headers["Content-Type"] = form.contentType
+        return try await upload(endpoint, fromFile: file, progress: progress)
+    }
+
+    /// One attempt: the file as the body, the response collected in memory.
+    private func uploadTransport<Response>(
+        for endpoint: Endpoint<Response>, file: URL, size: Int64,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) -> NetworkMiddleware.Next {
+        { [self] request in
+            try Task.checkCancellation()
+            guard let urlSession = session as? URLSession else {
+                var request = request
+                do {
+                    request.httpBody = try Data(contentsOf: file)
+                } catch {
+                    throw NetworkError.file(error)
+                }
+                let answer = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
+                progress?(TransferProgress(completedBytes: size, expectedBytes: size))
+                return answer
+            }
+            var sent: TransferHandler.Progress?
+            if let progress {
+                sent = { counts in
+                    progress(TransferProgress(completedBytes: counts.sent, expectedBytes: size))
+                }
+            }
+            let channel = ChunkChannel()
+            let handler = TransferHandler(
+                sink: channel, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
+                deadlines: configuration.deadlines, progress: sent)
+            channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
+            transfers(for: urlSession).start(request, uploading: file, handler: handler)
+            let head = try await handler.head()
+            return (try await channel.collect(limit: .max), head)
+        }
+    }
+
+    /// The size of `file`, which must be a regular file (a FIFO could block an upload forever).
+    static func regularFileSize(_ file: URL) throws -> Int64 {
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            guard attributes[.type] as? FileAttributeType == .typeRegular,
+                let size = (attributes[.size] as? NSNumber)?.int64Value
+            else {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: file.path])
+            }
+            return size
+        } catch {
+            throw NetworkError.file(error)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Uploads through URLSession to the fixture server on 127.0.0.1, from files in a temporary folder.
+@Suite("Uploads from a file to a real server")
+struct UploadTests {
+    /// What the server's /upload says it received.
+    struct Received: Decodable, Equatable {
+        let bytes: Int
+        let sum: UInt32
+    }
+
+    let server: TestServer
+    let upload: Endpoint<Received>
+    let folder: URL
+
+    init() async throws {
+        server = try await TestServer.shared.value
+        upload = EndpointGroup(baseURL: server.baseURL).endpoint(.post, "upload")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("uploads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func provider() -> NetworkProvider {
+        NetworkProvider(session: URLSession(configuration: .ephemeral))
+    }
+
+    /// Writes `count` bytes (byte i is i % 253) and returns the file and what the server should report.
+    func file(named name: String, bytes count: Int) throws -> (URL, Received) {
+        let data = patterned(count, period: 253)
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return (url, Received(data))
+    }
+
+    @Test func aFileIsUploadedWholeWithProgress() async throws {
+        // Given a 1 MB file
+        let (url, expected) = try file(named: "movie.bin", bytes: 1_000_000)
+        let reports = Recorder<TransferProgress>()
+        // When
+        let received = try await provider().upload(upload, fromFile: url) { reports.append($0) }
+        // Then
+        #expect(received == expected)
+        let sent = reports.values.map(\.completedBytes)
+        #expect(sent == sent.sorted())
+        #expect(reports.values.last == TransferProgress(completedBytes: 1_000_000, expectedBytes: 1_000_000))
+    }
+
+    @Test func aMultipartFormWithAFilePartIsStreamedFromDisk() async throws {
+        // Given a form with a text field and a 500 KB file part
+        let (url, _) = try file(named: "poster.png", bytes: 500_000)
+        var form = MultipartFormData(boundary: "XYZ")
+        form.append("Wonka", name: "title")
+        form.append(contentsOf: url, name: "poster", contentType: "image/png")
+        let encoded = try form.encoded()
+        // When
+        let received = try await provider().upload(upload, multipart: form)
+        // Then the server received exactly the encoded form
+        #expect(received == Received(encoded))
+        #expect(String(decoding: encoded.prefix(160), as: UTF8.self).contains(#"filename="poster.png""#))
+    }
+
+    @Test func aFIFOIsRefusedInsteadOfBlockingTheUpload() async throws {
+        // Given a named pipe no one writes to
+        let fifo = folder.appendingPathComponent("pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        // When
+        let thrown = await error { try await provider().upload(upload, fromFile: fifo) }
+        // Then
+        guard case .file = thrown as? NetworkError else {
+            Issue.record("expected a file error, got \(String(describing: thrown))")
+            return
+        }
+    }
+
+    @Test func aFIFOFilePartIsRefusedToo() async throws {
+        // Given
+        let fifo = folder.appendingPathComponent("pipe-part")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        var form = MultipartFormData()
+        form.append(contentsOf: fifo, name: "file")
+        // When
+        let thrown = await error { try await provider().upload(upload, multipart: form) }
+        // Then
+        guard case .file = thrown as? NetworkError else {
+            Issue.record("expected a file error, got \(String(describing: thrown))")
+            return
+        }
+    }
+
+    @Test func aStubSessionReceivesTheFileAsTheBody() async throws {
+        // Given
+        let (url, _) = try file(named: "small.bin", bytes: 10)
+        let (session, requests) = recordingStub(.status(200, body: Data(#"{"bytes":10,"sum":0}"#.utf8)))
+        // When
+        _ = try await NetworkProvider(session: session).upload(upload, fromFile: url)
+        // Then
+        #expect(requests.values.first?.httpBody == patterned(10, period: 253))
+    }
+}
+
+extension UploadTests.Received {
+    /// What the server reports for `data`.
+    init(_ data: Data) {
+        let sum = data.withUnsafeBytes { bytes in
+            var sum: UInt32 = 0
+            for byte in bytes { sum &+= UInt32(byte) }
+            return sum
+        }
+        self.init(bytes: data.count, sum: sum)
+    }
+}

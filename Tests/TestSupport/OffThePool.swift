@@ -1,0 +1,14 @@
+import Dispatch
+
+/// Runs blocking work (waiting for a child process, thousands of file writes) on a Dispatch queue, so it
+/// never parks one of Swift's few cooperative threads (two on a two-core machine) while other tests need
+/// them: a test holding one for seconds stalls every other test's continuations.
+/// - Parameter work: The blocking work.
+/// - Returns: What `work` returns.
+/// - Throws: What `work` throws.
+public func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value
+{
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
