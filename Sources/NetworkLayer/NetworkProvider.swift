@@ -25,6 +25,9 @@ public final class NetworkProvider: Sendable {
         public var coalescesIdenticalGETs: Bool
         /// The clock timeouts are measured with. `ContinuousClock()` by default.
         public var clock: any Clock<Duration>
+        /// Called with each ``NetworkEvent`` (started, retried, finished, failed) of every request, on the
+        /// task that caused it; `nil` by default. Keep it quick: it runs inline.
+        public var onEvent: (@Sendable (NetworkEvent) -> Void)?
         /// Where deadlines on the continuous clock are watched (tests give a provider its own, to count
         /// its fires).
         var deadlines = DeadlineTimer.shared
@@ -34,9 +37,14 @@ public final class NetworkProvider: Sendable {
         ///   - coalescesIdenticalGETs: Share one transport call between identical in-flight `GET`s;
         ///     `false` by default.
         ///   - clock: The clock for timeouts; `ContinuousClock()` by default.
-        public init(coalescesIdenticalGETs: Bool = false, clock: any Clock<Duration> = ContinuousClock()) {
+        ///   - onEvent: Receives every request's events; `nil` by default.
+        public init(
+            coalescesIdenticalGETs: Bool = false, clock: any Clock<Duration> = ContinuousClock(),
+            onEvent: (@Sendable (NetworkEvent) -> Void)? = nil
+        ) {
             self.coalescesIdenticalGETs = coalescesIdenticalGETs
             self.clock = clock
+            self.onEvent = onEvent
         }
     }
 
@@ -97,9 +105,40 @@ public final class NetworkProvider: Sendable {
     public func response<Response>(for endpoint: Endpoint<Response>) async throws -> NetworkResponse<Response>
     {
         let request = try endpoint.makeRequest()
-        let (data, http) = try await exchange(
-            request, context: endpoint.context, transport: dataTransport(timeout: endpoint.attemptTimeout))
-        return try Self.decode(data, http, for: endpoint)
+        let context = endpoint.context
+        return try await observing(request, context: context) {
+            let (data, http) = try await exchange(
+                request, context: context, transport: dataTransport(timeout: endpoint.attemptTimeout))
+            var response = try Self.decode(data, http, for: endpoint)
+            response.metrics = context.metrics.attempts
+            return response
+        }
+    }
+
+    /// Runs a whole request, reporting `finished` or `failed` to ``Configuration/onEvent``.
+    func observing<Value>(
+        _ request: URLRequest, context: RequestContext, _ body: () async throws -> Value
+    ) async throws -> Value {
+        do {
+            let value = try await body()
+            report(request, context: context) { .finished($0) }
+            return value
+        } catch {
+            report(request, context: context) { .failed($0, error) }
+            throw error
+        }
+    }
+
+    private func report(
+        _ request: URLRequest, context: RequestContext, _ event: (NetworkEvent.Summary) -> NetworkEvent
+    ) {
+        guard let onEvent = configuration.onEvent else { return }
+        let attempts = context.metrics.attempts
+        onEvent(
+            event(
+                .init(
+                    endpointName: context.endpointName, redactedURL: Redaction.redact(request.url),
+                    metrics: attempts.last, attempts: attempts)))
     }
 
     /// Checks the status, runs the `validate` hook and decodes: the last steps of every whole-body request.
@@ -130,13 +169,46 @@ public final class NetworkProvider: Sendable {
     func exchange(
         _ request: URLRequest, context: RequestContext, transport: @escaping NetworkMiddleware.Next
     ) async throws -> (Data, HTTPURLResponse) {
-        let chain = middlewares.reversed().reduce(transport) { next, middleware in
+        let chain = middlewares.reversed().reduce(instrumented(transport, context: context)) {
+            next, middleware in
             { request in try await middleware.intercept(request, context: context, next: next) }
         }
         do {
             return try await chain(request)
         } catch {
             throw Self.map(error)
+        }
+    }
+
+    /// `transport` recording each attempt in the context's metrics and reporting `started` / `retried`.
+    private func instrumented(
+        _ transport: @escaping NetworkMiddleware.Next, context: RequestContext
+    ) -> NetworkMiddleware.Next {
+        { [configuration] request in
+            let log = context.metrics
+            let metrics = log.begin(bytesSent: Int64(request.httpBody?.count ?? 0))
+            if let onEvent = configuration.onEvent {
+                let summary = NetworkEvent.Summary(
+                    endpointName: context.endpointName, redactedURL: Redaction.redact(request.url),
+                    metrics: metrics, attempts: log.attempts)
+                onEvent(metrics.isRetry ? .retried(summary) : .started(summary))
+            }
+            return try await CurrentAttempt.$value.withValue(
+                CurrentAttempt(log: log, number: metrics.attempt)
+            ) {
+                do {
+                    let (data, head) = try await transport(request)
+                    log.update(metrics.attempt) { metrics in
+                        metrics.end = .now
+                        metrics.statusCode = head.statusCode
+                        if metrics.bytesReceived == 0 { metrics.bytesReceived = Int64(data.count) }
+                    }
+                    return (data, head)
+                } catch {
+                    log.update(metrics.attempt) { $0.end = .now }
+                    throw error
+                }
+            }
         }
     }
 

@@ -13,6 +13,9 @@ public struct NetworkResponse<Value: Sendable>: Sendable {
     /// The HTTP response: status, headers, URL (after redirects).
     public let httpResponse: HTTPURLResponse
 
+    /// Every attempt's timing and sizes, in order (one unless a middleware sent the request again).
+    public internal(set) var metrics: [RequestMetrics] = []
+
     /// The status code.
     public var statusCode: Int { httpResponse.statusCode }
 }

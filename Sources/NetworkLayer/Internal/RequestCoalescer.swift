@@ -24,6 +24,7 @@ final class RequestCoalescer: Sendable {
         let key = Self.key(for: request)
         let (call, ticket, isNew) = inFlight.withLock { inFlight in
             if let running = inFlight[key], let ticket = running.join() {
+                CurrentAttempt.coalesced()
                 return (running, ticket, false)
             }
             let call = SharedCall()

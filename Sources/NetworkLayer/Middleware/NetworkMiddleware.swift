@@ -49,4 +49,7 @@ public struct RequestContext: Sendable {
     public let isIdempotent: Bool
     /// The status codes the endpoint accepts.
     public let acceptableStatusCodes: any StatusCodeSet
+    /// The attempts so far, with their timing and sizes: after `next` returns, `metrics.last` is the
+    /// attempt it made.
+    public let metrics: RequestMetricsLog
 }

@@ -37,13 +37,25 @@ extension NetworkProvider {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> DownloadedFile {
         let request = try endpoint.makeRequest()
+        let context = endpoint.context
+        return try await observing(request, context: context) {
+            try await download(
+                endpoint, request, context: context, to: destination, resumeAttempts: resumeAttempts,
+                progress: progress)
+        }
+    }
+
+    // swift-format-ignore: FunctionParameterCount
+    private func download<Response>(
+        _ endpoint: Endpoint<Response>, _ request: URLRequest, context: RequestContext, to destination: URL,
+        resumeAttempts: Int, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> DownloadedFile {
         let file = DownloadFile(destination: destination)
         var resumes = 0
         while true {
             do {
                 let transport = downloadTransport(for: endpoint, into: file, progress: progress)
-                let (body, head) = try await exchange(
-                    request, context: endpoint.context, transport: transport)
+                let (body, head) = try await exchange(request, context: context, transport: transport)
                 guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
                     throw NetworkError.unacceptableStatus(
                         .init(
@@ -104,7 +116,9 @@ extension NetworkProvider {
                 deadlines: configuration.deadlines, progress: nil)
             transfers(for: urlSession).start(request, handler: handler)
             let head = try await handler.head()
+            CurrentAttempt.responseStarted()
             try await handler.end()
+            CurrentAttempt.received(handler.counts.received)
             if let refused = sink.refusedBody { return (refused, head) }
             // A body cut short without an error from the transport is a dropped connection.
             guard file.isComplete else { throw URLError(.networkConnectionLost) }

@@ -21,6 +21,15 @@ extension NetworkProvider {
     /// - Throws: ``NetworkError``, or `CancellationError` when the calling task is cancelled.
     public func stream<Response>(_ endpoint: Endpoint<Response>) async throws -> ResponseStream {
         let request = try endpoint.makeRequest()
+        let context = endpoint.context
+        return try await observing(request, context: context) {
+            try await stream(endpoint, request, context: context)
+        }
+    }
+
+    private func stream<Response>(
+        _ endpoint: Endpoint<Response>, _ request: URLRequest, context: RequestContext
+    ) async throws -> ResponseStream {
         let kept = KeptStream()
         let transport: NetworkMiddleware.Next = { [self] request in
             try Task.checkCancellation()
@@ -36,13 +45,14 @@ extension NetworkProvider {
             channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
             transfers(for: urlSession).start(request, handler: handler)
             let head = try await handler.head()
+            CurrentAttempt.responseStarted()
             guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
                 return (try await channel.collect(limit: Self.errorBodyLimit), head)
             }
             kept.keep(StreamBody(channel: channel), for: head)
             return (Data(), head)
         }
-        let (data, head) = try await exchange(request, context: endpoint.context, transport: transport)
+        let (data, head) = try await exchange(request, context: context, transport: transport)
         guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
             throw NetworkError.unacceptableStatus(
                 .init(statusCode: head.statusCode, headers: head.headerFields, body: data, url: head.url))
@@ -60,7 +70,8 @@ extension Endpoint {
     /// What middlewares are told about this endpoint.
     var context: RequestContext {
         RequestContext(
-            endpointName: name, isIdempotent: isIdempotent, acceptableStatusCodes: acceptableStatusCodes)
+            endpointName: name, isIdempotent: isIdempotent, acceptableStatusCodes: acceptableStatusCodes,
+            metrics: RequestMetricsLog())
     }
 }
 

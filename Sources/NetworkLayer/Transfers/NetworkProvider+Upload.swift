@@ -37,8 +37,11 @@ extension NetworkProvider {
             request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         }
         let transport = uploadTransport(for: endpoint, file: file, size: size, progress: progress)
-        let (data, http) = try await exchange(request, context: endpoint.context, transport: transport)
-        return try Self.decode(data, http, for: endpoint).value
+        let context = endpoint.context
+        return try await observing(request, context: context) {
+            let (data, http) = try await exchange(request, context: context, transport: transport)
+            return try Self.decode(data, http, for: endpoint).value
+        }
     }
 
     /// Sends `endpoint` with `form` as a `multipart/form-data` body written to a temporary file first,
@@ -70,6 +73,7 @@ extension NetworkProvider {
     ) -> NetworkMiddleware.Next {
         { [self] request in
             try Task.checkCancellation()
+            CurrentAttempt.sent(size)
             guard let urlSession = session as? URLSession else {
                 var request = request
                 do {
@@ -94,6 +98,7 @@ extension NetworkProvider {
             channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
             transfers(for: urlSession).start(request, uploading: file, handler: handler)
             let head = try await handler.head()
+            CurrentAttempt.responseStarted()
             return (try await channel.collect(limit: .max), head)
         }
     }
