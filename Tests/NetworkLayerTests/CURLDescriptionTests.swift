@@ -18,7 +18,8 @@ struct CURLDescriptionTests {
             let user: String
             let password: String
         }
-        let endpoint: Endpoint<EmptyResponse> = group.post("login", json: Login(user: "kim", password: "hunter2"))
+        let login = Login(user: "kim", password: "hunter2")
+        let endpoint: Endpoint<EmptyResponse> = group.post("login", json: login)
         // When
         let command = endpoint.cURLDescription()
         // Then
