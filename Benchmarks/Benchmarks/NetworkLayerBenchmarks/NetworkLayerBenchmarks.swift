@@ -89,6 +89,31 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Downloads to a file: the provider's delegate-driven transfer writing as bytes arrive, against a raw
+    // URLSession download task (which writes its own temporary file) moved to the same destination.
+    let megabytes = smoke ? 1 : 200
+    let large = Endpoint<Data>(
+        baseURL: server.baseURL, path: "large",
+        queryItems: [URLQueryItem(name: "bytes", value: "\(megabytes << 20)")])
+    guard let largeURL = URL(string: "large?bytes=\(megabytes << 20)", relativeTo: server.baseURL) else {
+        fatalError("the large body's URL could not be formed")
+    }
+    let largeRequest = URLRequest(url: largeURL)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("download-benchmark-\(UUID())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let destination = folder.appendingPathComponent("body.bin")
+    let download = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput, .peakMemoryResidentDelta], scalingFactor: .one,
+        maxDuration: .seconds(smoke ? 1 : 20), maxIterations: smoke ? 1 : 5)
+    Benchmark("Download \(megabytes) MB to a file: URLSession download task", configuration: download) { _ in
+        let file = try await rawDownload(largeRequest, on: session)
+        _ = try? FileManager.default.removeItem(at: destination)
+        try FileManager.default.moveItem(at: file, to: destination)
+    }
+    Benchmark("Download \(megabytes) MB to a file: NetworkProvider", configuration: download) { _ in
+        blackHole(try await provider.download(large, to: destination))
+    }
+
     // The provider's own work, I/O excluded: a stub session answering at once, decoding a small JSON.
     let body = Data(#"{"title":"Wonka","year":2023}"#.utf8)
     // The stub answers with one prebuilt response, so only the provider's own work is measured.
@@ -108,5 +133,25 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("Decode: raw JSONDecoder", configuration: overhead) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try decoder.decode(Movie.self, from: body)) }
+    }
+}
+
+/// A raw URLSession download task; returns the file it wrote (moved out of URLSession's reach).
+func rawDownload(_ request: URLRequest, on session: URLSession) async throws -> URL {
+    try await withCheckedThrowingContinuation { continuation in
+        session.downloadTask(with: request) { location, _, error in
+            guard let location else {
+                continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                return
+            }
+            // URLSession removes its file when this handler returns.
+            let kept = location.deletingLastPathComponent().appendingPathComponent(UUID().uuidString)
+            do {
+                try FileManager.default.moveItem(at: location, to: kept)
+                continuation.resume(returning: kept)
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }.resume()
     }
 }
