@@ -84,7 +84,11 @@ final class DownloadFile: Sendable {
     func write(_ data: Data) throws {
         try state.withLock { state in
             guard let handle = state.handle else { return }
-            try Self.write(data, to: handle.fileDescriptor)
+            do {
+                try handle.write(contentsOf: data)
+            } catch {
+                throw NetworkError.file(error)
+            }
             state.written += Int64(data.count)
         }
     }
@@ -116,24 +120,6 @@ final class DownloadFile: Sendable {
     func discard() {
         close()
         try? FileManager.default.removeItem(at: partURL)
-    }
-
-    /// Writes all of `data` with `write(2)`, retrying short writes and interruptions (`FileHandle`'s
-    /// generic `write(contentsOf:)` measured slower per chunk, which backs chunks up in memory).
-    private static func write(_ data: Data, to descriptor: Int32) throws {
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    throw NetworkError.file(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
-                }
-            }
-        }
     }
 
     private static func openForWriting(_ url: URL, truncating: Bool) throws -> FileHandle {
