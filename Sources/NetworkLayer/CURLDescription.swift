@@ -18,8 +18,9 @@ extension Redaction {
     ///
     /// Every argument is quoted for a POSIX shell; one holding control characters (a hostile header, an
     /// escape sequence in a body) is written with `$'…'` escapes, so printing the command cannot drive a
-    /// terminal. Headers are sorted by name. A body that is not UTF-8 text, or is over 64 KiB, is replaced
-    /// by a comment giving its size.
+    /// terminal. Headers are sorted by name. A JSON body is shown as sent unless a field was hidden (then
+    /// re-serialized with sorted keys). A multipart body, a body that is not UTF-8 text, or one over
+    /// 64 KiB is replaced by a comment giving its size.
     /// - Parameter request: The request to render.
     /// - Returns: The command, over several lines joined with ` \` line continuations.
     public static func cURL(_ request: URLRequest) -> String {
@@ -35,7 +36,10 @@ extension Redaction {
         }
         if let body = request.httpBody, !body.isEmpty {
             let contentType = request.value(forHTTPHeaderField: "Content-Type") ?? ""
-            if body.count <= 64 * 1024, let text = String(data: body, encoding: .utf8) {
+            if contentType.lowercased().hasPrefix("multipart/") {
+                // A form's text fields are not name=value text: shown, a password field would leak.
+                lines.append("  --data-binary @body  # multipart form, \(body.count) bytes, not shown")
+            } else if body.count <= 64 * 1024, let text = String(data: body, encoding: .utf8) {
                 lines.append("  --data-raw \(quote(redact(body: text, contentType: contentType)))")
             } else {
                 lines.append("  --data-binary @body  # \(body.count) bytes, not shown")
@@ -57,28 +61,36 @@ extension Redaction {
             }.joined(separator: "&")
         }
         if type.contains("json"), let data = body.data(using: .utf8),
-            let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-            let redacted = try? JSONSerialization.data(
-                withJSONObject: redact(json: json), options: [.sortedKeys, .fragmentsAllowed])
+            let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         {
-            return String(decoding: redacted, as: UTF8.self)
+            var hidden = false
+            let redacted = redact(json: json, hidden: &hidden)
+            // Re-serialized (keys sorted) only when something was hidden; otherwise the body as sent.
+            guard hidden,
+                let text = try? JSONSerialization.data(
+                    withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed])
+            else { return hidden ? placeholder : redact(text: body) }
+            return String(decoding: text, as: UTF8.self)
         }
         return redact(text: body)
     }
 
     /// A parsed JSON value with the values of key-like object fields replaced, at any depth.
-    private static func redact(json: Any) -> Any {
+    private static func redact(json: Any, hidden: inout Bool) -> Any {
         switch json {
         case let object as [String: Any]:
             var redacted: [String: Any] = [:]
             for (name, value) in object {
-                redacted[name] =
-                    isSensitive(queryName: name) || isSensitive(headerName: name)
-                    ? placeholder : redact(json: value)
+                if isSensitive(queryName: name) || isSensitive(headerName: name) {
+                    redacted[name] = placeholder
+                    hidden = true
+                } else {
+                    redacted[name] = redact(json: value, hidden: &hidden)
+                }
             }
             return redacted
         case let array as [Any]:
-            return array.map(redact(json:))
+            return array.map { redact(json: $0, hidden: &hidden) }
         default:
             return json
         }

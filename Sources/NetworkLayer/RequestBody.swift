@@ -153,11 +153,14 @@ public struct MultipartFormData: Sendable {
     }
 
     /// Writes the encoded body to `url`, copying file parts in pieces, so a form of large files never
-    /// sits whole in memory.
+    /// sits whole in memory. The file is readable by its owner only (mode 0600).
     /// - Parameter url: The file to write (replaced if it exists).
     /// - Throws: ``NetworkError/file(_:)`` when a part cannot be read or the file written.
     public func write(to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        guard
+            FileManager.default.createFile(
+                atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
             throw NetworkError.file(CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]))
         }
         do {

@@ -27,9 +27,10 @@ struct DownloadTests {
         NetworkProvider(session: URLSession(configuration: .ephemeral), middlewares: middlewares)
     }
 
-    func ranged(bytes: Int, dropAfter: Int? = nil) -> Endpoint<Data> {
+    func ranged(bytes: Int, dropAfter: Int? = nil, badRange: Bool = false) -> Endpoint<Data> {
         var query = ["bytes": "\(bytes)", "id": UUID().uuidString]
         if let dropAfter { query["dropAfter"] = "\(dropAfter)" }
+        if badRange { query["badRange"] = "1" }
         return group.get("ranged", query: query)
     }
 
@@ -70,6 +71,19 @@ struct DownloadTests {
         // Then the second attempt asked for the rest (206) and the file is whole
         #expect(file.resumeCount == 1)
         #expect(file.response.statusCode == 206)
+        #expect(try Data(contentsOf: destination) == expectedBody(600_000))
+    }
+
+    @Test func aResumeAnsweredWithTheWrongBytesStartsTheFileOver() async throws {
+        // Given a server that drops the first connection, then answers the range request with a 206 for
+        // other bytes than those asked for
+        let destination = folder.appendingPathComponent("restarted.bin")
+        // When
+        let file = try await provider().download(
+            ranged(bytes: 600_000, dropAfter: 200_000, badRange: true), to: destination)
+        // Then the third attempt fetched the whole file again, and the file is right
+        #expect(file.resumeCount == 2)
+        #expect(file.response.statusCode == 200)
         #expect(try Data(contentsOf: destination) == expectedBody(600_000))
     }
 

@@ -75,6 +75,10 @@ final class ChunkChannel: TransferSink, Sendable {
                     case .some(.success): return .success(nil)
                     case .some(.failure(let error)): return .failure(error)
                     case nil:
+                        // One reader at a time: a second concurrent one is refused, not left hanging.
+                        guard state.waiter == nil else {
+                            return .failure(ResponseStreamError.concurrentReads)
+                        }
                         state.waiter = continuation
                         return nil
                     }

@@ -36,6 +36,11 @@ final class DeadlineTimer: @unchecked Sendable {
 
     private let lock = Lock()
     private var heap: [Entry] = []
+
+    deinit {
+        source?.cancel()
+    }
+
     private var liveCount = 0
     private var armedAt: UInt64?
     private var fireCount = 0
@@ -53,7 +58,8 @@ final class DeadlineTimer: @unchecked Sendable {
         return watch
     }
 
-    /// Stops watching; the deadline will not fire.
+    /// Stops watching: the deadline will not fire, unless its handler is already running (this does not
+    /// wait for it).
     func cancel(_ watch: Watch) {
         lock.withLock {
             let wasPending = watch.phase == .pending
@@ -104,6 +110,8 @@ final class DeadlineTimer: @unchecked Sendable {
         }
         // Handlers run after unlocking; one that asks to be called again is watched anew.
         for watch in due {
+            // A watch cancelled while an earlier one of this batch ran does not fire.
+            guard lock.withLock({ watch.phase == .firing }) else { continue }
             let later = watch.fire(now)
             lock.withLock {
                 // A watch cancelled while it was firing stays finished.

@@ -14,6 +14,8 @@ final class DownloadFile: Sendable {
         var expectedTotal: Int64?
         var validator: String?
         var acceptsRanges = false
+        var restartsFromScratch = false
+        var isDiscarded = false
     }
 
     /// A hidden file beside the destination, unique to this download, moved into place at the end.
@@ -28,6 +30,15 @@ final class DownloadFile: Sendable {
     /// Whether an attempt may ask for only the missing bytes.
     var canResume: Bool {
         state.withLock { $0.written > 0 && $0.acceptsRanges && $0.validator != nil }
+    }
+
+    /// Whether the last attempt got bytes other than those asked for, so the next starts over; asking
+    /// clears it.
+    func takeRestart() -> Bool {
+        state.withLock { state in
+            defer { state.restartsFromScratch = false }
+            return state.restartsFromScratch
+        }
     }
 
     /// The bytes written so far, and the total when known.
@@ -57,6 +68,8 @@ final class DownloadFile: Sendable {
         try state.withLock { state in
             state.handle.map { try? $0.close() }
             state.handle = nil
+            // A download already given up creates no file.
+            guard !state.isDiscarded else { throw CancellationError() }
             if head.statusCode == 206 {
                 guard let range = ContentRange(headers.value(named: "Content-Range")),
                     range.first == state.written
@@ -64,6 +77,7 @@ final class DownloadFile: Sendable {
                     // Not the bytes asked for: the next attempt starts over.
                     state.validator = nil
                     state.written = 0
+                    state.restartsFromScratch = true
                     throw NetworkError.transport(URLError(.cannotParseResponse))
                 }
                 state.expectedTotal = range.total
@@ -116,8 +130,9 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// Removes the partial file.
+    /// Removes the partial file; later attempts to open it fail.
     func discard() {
+        state.withLock { $0.isDiscarded = true }
         close()
         try? FileManager.default.removeItem(at: partURL)
     }

@@ -96,6 +96,8 @@ final class TransferHandler: Sendable {
             fail(URLError(.badServerResponse))
             return false
         }
+        // A transfer already ended (cancelled, timed out) gives its sink nothing more.
+        guard !hasEnded else { return false }
         do {
             try sink.open(head)
         } catch {

@@ -68,7 +68,7 @@ extension NetworkProvider {
                     url: destination, response: head, byteCount: byteCount, resumeCount: resumes)
             } catch {
                 guard resumes < resumeAttempts, !Task.isCancelled, Self.mayResume(after: error),
-                    file.canResume
+                    file.canResume || file.takeRestart()
                 else {
                     file.discard()
                     throw error
@@ -102,7 +102,12 @@ extension NetworkProvider {
     ) -> NetworkMiddleware.Next {
         { [self] request in
             try Task.checkCancellation()
-            let request = file.request(resuming: request)
+            var request = file.request(resuming: request)
+            // Ranges count bytes of the representation as sent: ask for it uncompressed, so a resumed
+            // file is the same bytes whatever the server's encoding.
+            if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+                request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            }
             let sink = DownloadSink(file: file, accepts: endpoint.acceptableStatusCodes, progress: progress)
             guard let urlSession = session as? URLSession else {
                 let (data, head) = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
@@ -117,7 +122,11 @@ extension NetworkProvider {
             transfers(for: urlSession).start(request, handler: handler)
             let head = try await handler.head()
             CurrentAttempt.responseStarted()
-            try await handler.end()
+            do {
+                try await handler.end()
+            } catch is RefusedBodyKept {
+                // The refused body's first MiB is kept; the rest is not worth receiving.
+            }
             CurrentAttempt.received(handler.counts.received)
             if let refused = sink.refusedBody { return (refused, head) }
             // A body cut short without an error from the transport is a dropped connection.
@@ -126,6 +135,9 @@ extension NetworkProvider {
         }
     }
 }
+
+/// Ends a refused download's transfer once its error body's first MiB is kept.
+private struct RefusedBodyKept: Error {}
 
 /// Writes a successful attempt's body into the download's file, or keeps a refused one's in memory.
 private final class DownloadSink: TransferSink, Sendable {
@@ -153,12 +165,15 @@ private final class DownloadSink: TransferSink, Sendable {
     }
 
     func write(_ data: Data) throws {
-        let keptInMemory = refused.withLock { body -> Bool in
-            guard let kept = body?.count else { return false }
+        let keptInMemory = refused.withLock { body -> Bool? in
+            guard let kept = body?.count else { return nil }
             body?.append(data.prefix(max(0, NetworkProvider.errorBodyLimit - kept)))
-            return true
+            return (body?.count ?? 0) >= NetworkProvider.errorBodyLimit
         }
-        guard !keptInMemory else { return }
+        if let isFull = keptInMemory {
+            if isFull { throw RefusedBodyKept() }
+            return
+        }
         try file.write(data)
         progress?(file.progress)
     }

@@ -59,7 +59,10 @@ extension NetworkProvider {
     ) async throws -> Response {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "networklayer-multipart-\(UUID().uuidString)")
-        try form.write(to: file)
+        // Written on a Dispatch queue: copying large files would hold a cooperative thread for seconds.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async { continuation.resume(with: Result { try form.write(to: file) }) }
+        }
         defer { try? FileManager.default.removeItem(at: file) }
         var endpoint = endpoint
         endpoint.headers["Content-Type"] = form.contentType
@@ -73,7 +76,6 @@ extension NetworkProvider {
     ) -> NetworkMiddleware.Next {
         { [self] request in
             try Task.checkCancellation()
-            CurrentAttempt.sent(size)
             guard let urlSession = session as? URLSession else {
                 var request = request
                 do {
@@ -82,6 +84,7 @@ extension NetworkProvider {
                     throw NetworkError.file(error)
                 }
                 let answer = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
+                CurrentAttempt.sent(size)
                 progress?(TransferProgress(completedBytes: size, expectedBytes: size))
                 return answer
             }
@@ -99,6 +102,7 @@ extension NetworkProvider {
             transfers(for: urlSession).start(request, uploading: file, handler: handler)
             let head = try await handler.head()
             CurrentAttempt.responseStarted()
+            CurrentAttempt.sent(handler.counts.sent)
             return (try await channel.collect(limit: .max), head)
         }
     }

@@ -50,10 +50,12 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
         /// The next chunk, or `nil` after the last.
         /// - Throws: A ``NetworkError`` when the transfer fails, `CancellationError` when the reading
-        ///   task is cancelled.
+        ///   task is cancelled, ``ResponseStreamError/concurrentReads`` when another task is reading.
         public mutating func next() async throws -> Data? {
             do {
                 return try await body.channel.next()
+            } catch let error as ResponseStreamError {
+                throw error
             } catch {
                 throw NetworkProvider.map(error)
             }
@@ -66,11 +68,14 @@ public enum ResponseStreamError: Error, Sendable, Equatable, CustomStringConvert
     /// A line (or an event's data) was longer than the limit given to ``ResponseStream/lines(maximumLength:)``
     /// or ``ResponseStream/events(maximumLength:)``.
     case lineTooLong(limit: Int)
+    /// Two tasks read the same stream at once; a stream has one reader.
+    case concurrentReads
 
     /// One line a person can act on.
     public var description: String {
         switch self {
         case .lineTooLong(let limit): "A line of the stream is longer than \(limit) bytes."
+        case .concurrentReads: "Two tasks read the same stream at once; read a stream from one task."
         }
     }
 }

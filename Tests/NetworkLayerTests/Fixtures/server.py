@@ -21,9 +21,10 @@ Routes:
                                   pieces that split lines and terminators
   GET  /trickle?chunks=&intervalMs=&stallAfter=&id=   chunked 1 KiB pieces every `intervalMs`; after
                                   `stallAfter` pieces (if given) it goes quiet until the client leaves
-  GET  /ranged?bytes=&dropAfter=&id=   `bytes` bytes (byte i is i % 251) with an ETag, honouring
-                                  `Range: bytes=N-` (206) when `If-Range` matches; the first request per id
-                                  closes the connection after `dropAfter` bytes
+  GET  /ranged?bytes=&dropAfter=&id=&badRange=   `bytes` bytes (byte i is i % 251) with an ETag,
+                                  honouring `Range: bytes=N-` (206) when `If-Range` matches; the first
+                                  request per id closes the connection after `dropAfter` bytes; with
+                                  badRange=1 the first range request gets a 206 for the wrong bytes
   POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
   GET  /closed?id=                whether the /trickle connection with that id was closed by the client
                                   (1) or is still open (0); -1 before it starts
@@ -236,7 +237,11 @@ def handle_ranged(handler, query):
     if range_header and range_header.startswith("bytes=") and handler.headers.get("If-Range") == etag:
         start = int(range_header[len("bytes="):].split("-")[0])
     headers = {"ETag": etag, "Accept-Ranges": "bytes"}
-    if start > 0:
+    if start > 0 and query.get("badRange") == "1" and ranged_calls[key] == 2:
+        start = 0  # the wrong bytes: from the start, labelled as such
+        handler.send_response(206)
+        headers["Content-Range"] = "bytes 0-%d/%d" % (total - 1, total)
+    elif start > 0:
         handler.send_response(206)
         headers["Content-Range"] = "bytes %d-%d/%d" % (start, total - 1, total)
     else:
