@@ -81,7 +81,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// platform: on Linux URLSession truncates sub-second timeouts.
     public var timeout: Duration
     /// The total deadline: the most one attempt may take, body included, however steadily bytes arrive.
-    /// `nil` (none) by default.
+    /// Each attempt (a retry, a resumed download) has its own. `nil` (none) by default.
     public var deadline: Duration?
     /// The status codes that count as success: any ``StatusCodeSet`` (`200...299`, `[200, 304]`, a `Set`).
     /// `200...299` by default.

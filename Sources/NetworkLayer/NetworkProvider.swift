@@ -23,7 +23,10 @@ public final class NetworkProvider: Sendable {
         /// Whether identical `GET` requests in flight at the same time share one transport call.
         /// `false` by default.
         public var coalescesIdenticalGETs: Bool
-        /// The clock timeouts are measured with. `ContinuousClock()` by default.
+        /// The clock whole-body requests' timeouts are measured with. `ContinuousClock()` by default.
+        /// Streams, downloads and uploads always watch their idle timeout and deadline on the system's
+        /// uptime clock (`DispatchTime`), which, unlike `ContinuousClock` on Apple platforms, does not
+        /// advance while the device sleeps.
         public var clock: any Clock<Duration>
         /// Called with each ``NetworkEvent`` (started, retried, finished, failed) of every request, on the
         /// task that caused it; `nil` by default. Keep it quick: it runs inline.

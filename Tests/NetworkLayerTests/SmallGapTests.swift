@@ -147,14 +147,20 @@ struct CoalescedCancellationTests {
 
     let endpoint = Endpoint<Movie>(baseURL: exampleURL, path: "movie")
 
-    @Test func aCancelledCallerLeavesAtOnceWhileTheSharedCallGoesOnForTheOthers() async throws {
-        // Given two identical GETs sharing one held call
+    /// Two identical GETs, both waiting for one call the session holds.
+    func twoCallersSharingAHeldCall() async -> (HeldSession, Task<Movie, any Error>, Task<Movie, any Error>) {
         let session = HeldSession()
         let provider = NetworkProvider(session: session, configuration: .init(coalescesIdenticalGETs: true))
         let first = Task { try await provider.send(endpoint) }
         let second = Task { try await provider.send(endpoint) }
         await session.gate.waitUntilEntered()
         while provider.coalescedWaiters < 2 { await Task.yield() }
+        return (session, first, second)
+    }
+
+    @Test func aCancelledCallerLeavesAtOnceWhileTheSharedCallGoesOnForTheOthers() async throws {
+        // Given two identical GETs sharing one held call
+        let (session, first, second) = await twoCallersSharingAHeldCall()
         // When the first caller is cancelled while the call is still held
         first.cancel()
         let thrown = await error { try await first.value }
@@ -168,12 +174,7 @@ struct CoalescedCancellationTests {
 
     @Test func theSharedCallIsCancelledWhenEveryCallerHasLeft() async throws {
         // Given two identical GETs sharing one held call
-        let session = HeldSession()
-        let provider = NetworkProvider(session: session, configuration: .init(coalescesIdenticalGETs: true))
-        let first = Task { try await provider.send(endpoint) }
-        let second = Task { try await provider.send(endpoint) }
-        await session.gate.waitUntilEntered()
-        while provider.coalescedWaiters < 2 { await Task.yield() }
+        let (session, first, second) = await twoCallersSharingAHeldCall()
         // When both are cancelled
         first.cancel()
         second.cancel()

@@ -11,10 +11,10 @@ import Foundation
 /// refreshing again. Place it before (outside) the ``AuthorizationMiddleware`` so the retry carries the
 /// new token.
 ///
-/// Refreshes are bounded: a request refreshes at most once and retries at most once, and a request sent
-/// while this middleware is refreshing (the refresh call itself, sent through the same provider) is
-/// passed through untouched, so a refresh refused with 401 fails the refresh instead of waiting for
-/// itself forever.
+/// Refreshes are bounded: a request refreshes at most once and retries at most once, and a request the
+/// refresh closure itself sends through the same provider (from its own task or a child or unstructured
+/// task it starts; a task-local value marks them, which `Task.detached` does not inherit) is passed
+/// through untouched, so a refresh refused with 401 fails the refresh instead of waiting for itself.
 public final class TokenRefreshMiddleware: NetworkMiddleware {
     /// The middlewares whose refresh the current task is running.
     @TaskLocal private static var refreshesInProgress: Set<ObjectIdentifier> = []

@@ -8,13 +8,17 @@ import Foundation
 /// handler to receive each event. Bridge it to `os.Logger` or swift-log in a few lines (see
 /// Docs/NetworkLayer.md); NetworkLayer depends on neither.
 ///
-/// Its `description` is one redacted line (secrets hidden as in ``Redaction``), safe for any log.
+/// Its `description` is one redacted line: credential-like query values and headers hidden as in
+/// ``Redaction``. Path segments are shown as they are; an API that puts a secret in its path needs its
+/// own redaction.
 public enum NetworkEvent: Sendable, CustomStringConvertible {
     /// The first attempt reached the transport.
     case started(Summary)
     /// A later attempt reached the transport: a middleware sent the request again.
     case retried(Summary)
-    /// The request completed with an accepted status (and, for ``NetworkProvider/send(_:)``, decoded).
+    /// The request completed with an accepted status (and, for ``NetworkProvider/send(_:)``, decoded). For
+    /// ``NetworkProvider/stream(_:)``, when the head was accepted: the body is the caller's to read, and
+    /// a failure while reading it is thrown to the reader, not reported here.
     case finished(Summary)
     /// The request failed; the error is what the caller receives.
     case failed(Summary, any Error)

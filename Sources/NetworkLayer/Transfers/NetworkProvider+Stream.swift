@@ -12,7 +12,11 @@ extension NetworkProvider {
     /// checked against the endpoint's acceptable codes before this returns; a refused response's body
     /// (its first MiB) is in the ``NetworkError/unacceptableStatus(_:)`` error. The endpoint's
     /// ``Endpoint/timeout`` is an idle timeout for the whole transfer, and its ``Endpoint/deadline`` bounds
-    /// it in total. Its `validate` hook and decoding are not used.
+    /// each attempt, body included. Its `validate` hook and decoding are not used.
+    ///
+    /// - Important: Streams, downloads and uploads run on a `URLSession` of NetworkLayer's own, made from
+    ///   your session's configuration: your session's delegate is not consulted for them, authentication
+    ///   and TLS challenges included. Keep certificate pinning on requests sent with ``send(_:)``.
     ///
     /// With a `URLSession` (the default) bytes are delivered as URLSession receives them; a session that
     /// returns bodies whole (``StubSession``, ``RecordReplaySession``) yields its body as one chunk.
