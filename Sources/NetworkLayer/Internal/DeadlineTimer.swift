@@ -61,18 +61,23 @@ final class DeadlineTimer: @unchecked Sendable {
     /// Stops watching: the deadline will not fire, unless its handler is already running (this does not
     /// wait for it).
     func cancel(_ watch: Watch) {
+        var released: [Entry] = []
         lock.withLock {
             let wasPending = watch.phase == .pending
             watch.phase = .finished
             guard wasPending else { return }
             liveCount -= 1
             if liveCount == 0 {
+                released = heap
                 heap.removeAll(keepingCapacity: true)
             } else if heap.count > 2 * liveCount + 64 {
+                released = heap.filter { $0.watch.isDone }
                 heap.removeAll { $0.watch.isDone }
                 heapify()
             }
         }
+        // Released after unlocking: a handler may hold the last reference to a caller's work.
+        withExtendedLifetime(released) {}
     }
 
     /// `now` plus `timeout` in nanoseconds, saturating at `UInt64.max`; a negative timeout is `now`.

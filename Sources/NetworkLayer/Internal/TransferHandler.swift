@@ -20,7 +20,6 @@ protocol TransferSink: Sendable {
 struct TransferCounts: Sendable {
     var received: Int64 = 0
     var sent: Int64 = 0
-    var expectedToSend: Int64?
 }
 
 /// One attempt of a transfer: the URLSession task, its timeouts (idle and total, on the shared
@@ -132,12 +131,11 @@ final class TransferHandler: Sendable {
         progress?(counts)
     }
 
-    func sent(_ total: Int64, of expected: Int64) {
+    func sent(_ total: Int64) {
         let counts = state.withLock { state -> TransferCounts? in
             guard state.end == nil else { return nil }
             state.lastActivity = DeadlineTimer.now
             state.counts.sent = total
-            state.counts.expectedToSend = expected > 0 ? expected : nil
             return state.counts
         }
         if let counts { progress?(counts) }

@@ -77,7 +77,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64
     ) {
-        handler(for: task)?.sent(totalBytesSent, of: totalBytesExpectedToSend)
+        handler(for: task)?.sent(totalBytesSent)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
