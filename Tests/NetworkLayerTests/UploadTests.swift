@@ -53,6 +53,17 @@ struct UploadTests {
         #expect(reports.values.last == TransferProgress(completedBytes: 1_000_000, expectedBytes: 1_000_000))
     }
 
+    @Test func bytesInMemoryAreUploadedWithProgress() async throws {
+        // Given 300 KB in memory
+        let data = patterned(300_000, period: 253)
+        let reports = Recorder<TransferProgress>()
+        // When
+        let received = try await provider().upload(upload, data: data) { reports.append($0) }
+        // Then
+        #expect(received == Received(data))
+        #expect(reports.values.last == TransferProgress(completedBytes: 300_000, expectedBytes: 300_000))
+    }
+
     @Test func aMultipartFormWithAFilePartIsStreamedFromDisk() async throws {
         // Given a form with a text field and a 500 KB file part
         let (url, _) = try file(named: "poster.png", bytes: 500_000)

@@ -31,13 +31,13 @@ final class TransferSession: Sendable {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
-    /// Starts `request` (uploading `file` as its body, when given) and reports its events to `handler`.
-    func start(_ request: URLRequest, uploading file: URL? = nil, handler: TransferHandler) {
+    /// Starts `request` (uploading `body`, when given) and reports its events to `handler`.
+    func start(_ request: URLRequest, uploading body: UploadBody? = nil, handler: TransferHandler) {
         let task =
-            if let file {
-                session.uploadTask(with: request, fromFile: file)
-            } else {
-                session.dataTask(with: request)
+            switch body {
+            case .file(let file): session.uploadTask(with: request, fromFile: file)
+            case .data(let data): session.uploadTask(with: request, from: data)
+            case nil: session.dataTask(with: request)
             }
         delegate.register(handler, for: task)
         handler.start(task)
@@ -47,6 +47,12 @@ final class TransferSession: Sendable {
     func invalidate() {
         session.finishTasksAndInvalidate()
     }
+}
+
+/// What an upload sends: a file, streamed from disk by URLSession, or bytes in memory.
+enum UploadBody: Sendable {
+    case file(URL)
+    case data(Data)
 }
 
 /// Routes each task's delegate events to its handler.

@@ -30,13 +30,35 @@ extension NetworkProvider {
         _ endpoint: Endpoint<Response>, fromFile file: URL,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response {
-        let size = try Self.regularFileSize(file)
+        try await upload(
+            endpoint, body: .file(file), size: try Self.regularFileSize(file), progress: progress)
+    }
+
+    /// Sends `endpoint` with `data` as its body, reporting the bytes sent, and decodes the response like
+    /// ``send(_:)``. Like ``upload(_:fromFile:progress:)`` otherwise.
+    /// - Parameters:
+    ///   - endpoint: The endpoint to send.
+    ///   - data: The body.
+    ///   - progress: Called as bytes are sent, on the transfer's thread, not the caller's; `nil` by
+    ///     default.
+    /// - Returns: The decoded response.
+    /// - Throws: ``NetworkError``, or `CancellationError` when the calling task is cancelled.
+    public func upload<Response>(
+        _ endpoint: Endpoint<Response>, data: Data, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response {
+        try await upload(endpoint, body: .data(data), size: Int64(data.count), progress: progress)
+    }
+
+    private func upload<Response>(
+        _ endpoint: Endpoint<Response>, body: UploadBody, size: Int64,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> Response {
         var request = try endpoint.makeRequest()
         request.httpBody = nil
         if request.value(forHTTPHeaderField: "Content-Type") == nil {
             request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         }
-        let transport = uploadTransport(for: endpoint, file: file, size: size, progress: progress)
+        let transport = uploadTransport(for: endpoint, body: body, size: size, progress: progress)
         let context = endpoint.context
         return try await observing(request, context: context) {
             let (data, http) = try await exchange(request, context: context, transport: transport)
@@ -71,17 +93,22 @@ extension NetworkProvider {
 
     /// One attempt: the file as the body, the response collected in memory.
     private func uploadTransport<Response>(
-        for endpoint: Endpoint<Response>, file: URL, size: Int64,
+        for endpoint: Endpoint<Response>, body: UploadBody, size: Int64,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) -> NetworkMiddleware.Next {
         { [self] request in
             try Task.checkCancellation()
             guard let urlSession = session as? URLSession else {
                 var request = request
-                do {
-                    request.httpBody = try Data(contentsOf: file)
-                } catch {
-                    throw NetworkError.file(error)
+                switch body {
+                case .data(let data):
+                    request.httpBody = data
+                case .file(let file):
+                    do {
+                        request.httpBody = try Data(contentsOf: file)
+                    } catch {
+                        throw NetworkError.file(error)
+                    }
                 }
                 let answer = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
                 CurrentAttempt.sent(size)
@@ -99,7 +126,7 @@ extension NetworkProvider {
                 sink: channel, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
                 deadlines: configuration.deadlines, progress: sent)
             channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
-            transfers(for: urlSession).start(request, uploading: file, handler: handler)
+            transfers(for: urlSession).start(request, uploading: body, handler: handler)
             let head = try await handler.head()
             CurrentAttempt.responseStarted()
             CurrentAttempt.sent(handler.counts.sent)
