@@ -196,7 +196,9 @@ public struct MultipartFormData: Sendable {
     private static func copy(_ fileURL: URL, into emit: (Data) throws -> Void) throws {
         do {
             let type =
-                try FileManager.default.attributesOfItem(atPath: fileURL.path)[.type] as? FileAttributeType
+                try FileManager.default.attributesOfItem(atPath: fileURL.resolvingSymlinksInPath().path)[
+                    .type]
+                as? FileAttributeType
             guard type == .typeRegular else {
                 throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: fileURL.path])
             }

@@ -78,6 +78,17 @@ struct UploadTests {
         #expect(String(decoding: encoded.prefix(160), as: UTF8.self).contains(#"filename="poster.png""#))
     }
 
+    @Test func aSymbolicLinkToAFileIsUploadedAsTheFile() async throws {
+        // Given a link to a file
+        let (url, expected) = try file(named: "linked.bin", bytes: 1000)
+        let link = folder.appendingPathComponent("link.bin")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: url)
+        // When
+        let received = try await provider().upload(upload, fromFile: link)
+        // Then
+        #expect(received == expected)
+    }
+
     @Test func aFIFOIsRefusedInsteadOfBlockingTheUpload() async throws {
         // Given a named pipe no one writes to
         let fifo = folder.appendingPathComponent("pipe")

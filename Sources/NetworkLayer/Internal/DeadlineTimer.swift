@@ -44,17 +44,24 @@ final class DeadlineTimer: @unchecked Sendable {
     private var liveCount = 0
     private var armedAt: UInt64?
     private var fireCount = 0
+    private var watchCount = 0
     private var source: (any DispatchSourceTimer)?
 
     /// How many times the timer has fired (for tests).
     var fires: Int { lock.withLock { fireCount } }
+
+    /// How many deadlines have been watched (for tests).
+    var watches: Int { lock.withLock { watchCount } }
 
     /// Calls `fire` once `deadline` (in `DispatchTime` uptime nanoseconds) has passed, unless cancelled
     /// first. `fire` returns a later deadline to be called again then, or `nil` when it is done.
     @discardableResult
     func watch(until deadline: UInt64, fire: @escaping @Sendable (_ now: UInt64) -> UInt64?) -> Watch {
         let watch = Watch(fire: fire)
-        lock.withLock { insert(Entry(deadline: deadline, watch: watch)) }
+        lock.withLock {
+            watchCount += 1
+            insert(Entry(deadline: deadline, watch: watch))
+        }
         return watch
     }
 

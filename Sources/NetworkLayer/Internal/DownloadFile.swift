@@ -23,8 +23,9 @@ final class DownloadFile: Sendable {
     private let state = Locked(State())
 
     init(destination: URL) {
+        // Not derived from the destination's name, which may already be near the file system's limit.
         partURL = destination.deletingLastPathComponent().appendingPathComponent(
-            ".\(destination.lastPathComponent).\(UUID().uuidString).part")
+            ".download-\(UUID().uuidString).part")
     }
 
     /// Whether an attempt may ask for only the missing bytes.

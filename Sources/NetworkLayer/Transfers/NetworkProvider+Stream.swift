@@ -10,7 +10,9 @@ extension NetworkProvider {
     /// The request goes through the middlewares like any other; they see the response head (the body
     /// they see is empty, since it has not arrived yet) and may retry or refuse it. The head's status is
     /// checked against the endpoint's acceptable codes before this returns; a refused response's body
-    /// (its first MiB) is in the ``NetworkError/unacceptableStatus(_:)`` error. The endpoint's
+    /// (its first MiB) is in the ``NetworkError/unacceptableStatus(_:)`` error. A middleware that returns a
+    /// response object other than the one `next` gave it (a cache, a rewritten response) supplies the
+    /// body: the data it returns is the stream's one chunk, and the transfer it replaced is stopped. The endpoint's
     /// ``Endpoint/timeout`` is an idle timeout for the whole transfer, and its ``Endpoint/deadline`` bounds
     /// each attempt, body included. Its `validate` hook and decoding are not used.
     ///

@@ -30,8 +30,11 @@ extension NetworkProvider {
         _ endpoint: Endpoint<Response>, fromFile file: URL,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response {
-        try await upload(
-            endpoint, body: .file(file), size: try Self.regularFileSize(file), progress: progress)
+        // The link's target, resolved here: FoundationNetworking sent a symbolic link's own bytes (its
+        // target's path, 60 bytes in the test) instead of the file's.
+        let resolved = file.resolvingSymlinksInPath()
+        return try await upload(
+            endpoint, body: .file(resolved), size: try Self.regularFileSize(resolved), progress: progress)
     }
 
     /// Sends `endpoint` with `data` as its body, reporting the bytes sent, and decodes the response like
@@ -134,10 +137,12 @@ extension NetworkProvider {
         }
     }
 
-    /// The size of `file`, which must be a regular file (a FIFO could block an upload forever).
+    /// The size of `file`, which must be a regular file or a link to one (a FIFO could block an upload
+    /// forever).
     static func regularFileSize(_ file: URL) throws -> Int64 {
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: file.resolvingSymlinksInPath().path)
             guard attributes[.type] as? FileAttributeType == .typeRegular,
                 let size = (attributes[.size] as? NSNumber)?.int64Value
             else {
