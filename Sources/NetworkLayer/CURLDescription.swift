@@ -56,7 +56,7 @@ extension Redaction {
             return body.split(separator: "&", omittingEmptySubsequences: false).map { field in
                 let name = field.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
                 let decoded = name.removingPercentEncoding ?? name
-                return isSensitive(queryName: decoded) || isSensitive(headerName: decoded)
+                return isSensitive(fieldName: decoded)
                     ? "\(name)=\(placeholder)" : String(field)
             }.joined(separator: "&")
         }
@@ -75,13 +75,18 @@ extension Redaction {
         return redact(text: body)
     }
 
+    /// Whether a body field with this name looks secret, as a query parameter or a header would.
+    private static func isSensitive(fieldName name: String) -> Bool {
+        isSensitive(queryName: name) || isSensitive(headerName: name)
+    }
+
     /// A parsed JSON value with the values of key-like object fields replaced, at any depth.
     private static func redact(json: Any, hidden: inout Bool) -> Any {
         switch json {
         case let object as [String: Any]:
             var redacted: [String: Any] = [:]
             for (name, value) in object {
-                if isSensitive(queryName: name) || isSensitive(headerName: name) {
+                if isSensitive(fieldName: name) {
                     redacted[name] = placeholder
                     hidden = true
                 } else {

@@ -136,22 +136,23 @@ public final class NetworkProvider: Sendable {
         _ request: URLRequest, context: RequestContext, _ event: (NetworkEvent.Summary) -> NetworkEvent
     ) {
         guard let onEvent = configuration.onEvent else { return }
-        let attempts = context.metrics.attempts
-        onEvent(
-            event(
-                .init(
-                    endpointName: context.endpointName, redactedURL: Redaction.redact(request.url),
-                    metrics: attempts.last, attempts: attempts)))
+        onEvent(event(Self.summary(of: request, context: context, metrics: context.metrics.last)))
+    }
+
+    /// What an event says about `request`: `metrics` for the attempt it is about, and every attempt so far.
+    private static func summary(
+        of request: URLRequest, context: RequestContext, metrics: RequestMetrics?
+    ) -> NetworkEvent.Summary {
+        NetworkEvent.Summary(
+            endpointName: context.endpointName, redactedURL: Redaction.redact(request.url), metrics: metrics,
+            attempts: context.metrics.attempts)
     }
 
     /// Checks the status, runs the `validate` hook and decodes: the last steps of every whole-body request.
     static func decode<Response>(
         _ data: Data, _ http: HTTPURLResponse, for endpoint: Endpoint<Response>
     ) throws -> NetworkResponse<Response> {
-        guard endpoint.acceptableStatusCodes.contains(http.statusCode) else {
-            throw NetworkError.unacceptableStatus(
-                .init(statusCode: http.statusCode, headers: http.headerFields, body: data, url: http.url))
-        }
+        try endpoint.checkStatus(of: http, body: data)
         if let validate = endpoint.validate {
             do {
                 try validate(data, http)
@@ -191,9 +192,7 @@ public final class NetworkProvider: Sendable {
             let log = context.metrics
             let metrics = log.begin(bytesSent: Int64(request.httpBody?.count ?? 0))
             if let onEvent = configuration.onEvent {
-                let summary = NetworkEvent.Summary(
-                    endpointName: context.endpointName, redactedURL: Redaction.redact(request.url),
-                    metrics: metrics, attempts: log.attempts)
+                let summary = Self.summary(of: request, context: context, metrics: metrics)
                 onEvent(metrics.isRetry ? .retried(summary) : .started(summary))
             }
             return try await CurrentAttempt.$value.withValue(
@@ -201,10 +200,11 @@ public final class NetworkProvider: Sendable {
             ) {
                 do {
                     let (data, head) = try await transport(request)
-                    log.update(metrics.attempt) { metrics in
-                        metrics.end = .now
-                        metrics.statusCode = head.statusCode
-                        if metrics.bytesReceived == 0 { metrics.bytesReceived = Int64(data.count) }
+                    log.update(metrics.attempt) { attempt in
+                        attempt.end = .now
+                        attempt.statusCode = head.statusCode
+                        // Transfers report their own count; a whole-body request's is its body.
+                        if attempt.bytesReceived == 0 { attempt.bytesReceived = Int64(data.count) }
                     }
                     return (data, head)
                 } catch {

@@ -8,8 +8,8 @@ import Dispatch
 /// A deadline's handler may return a later deadline to be watched again: an idle timeout whose transfer
 /// received bytes since it was armed re-arms itself once per idle period, never once per chunk.
 final class DeadlineTimer: @unchecked Sendable {
-    // @unchecked Sendable: `heap`, `liveCount`, `armedAt`, `fireCount`, `source` and every `Watch.isDone`
-    // are only touched while holding `lock`.
+    // @unchecked Sendable: `heap`, `liveCount`, `armedAt`, `fireCount`, `watchCount`, `source` and every
+    // `Watch.phase` are only touched while holding `lock`.
     static let shared = DeadlineTimer()
 
     /// One watched deadline. `phase` is guarded by the owning timer's lock.
@@ -36,16 +36,15 @@ final class DeadlineTimer: @unchecked Sendable {
 
     private let lock = Lock()
     private var heap: [Entry] = []
-
-    deinit {
-        source?.cancel()
-    }
-
     private var liveCount = 0
     private var armedAt: UInt64?
     private var fireCount = 0
     private var watchCount = 0
     private var source: (any DispatchSourceTimer)?
+
+    deinit {
+        source?.cancel()
+    }
 
     /// How many times the timer has fired (for tests).
     var fires: Int { lock.withLock { fireCount } }
@@ -75,8 +74,7 @@ final class DeadlineTimer: @unchecked Sendable {
             guard wasPending else { return }
             liveCount -= 1
             if liveCount == 0 {
-                released = heap
-                heap.removeAll(keepingCapacity: true)
+                swap(&released, &heap)
             } else if heap.count > 2 * liveCount + 64 {
                 released = heap.filter { $0.watch.isDone }
                 heap.removeAll { $0.watch.isDone }
@@ -107,19 +105,24 @@ final class DeadlineTimer: @unchecked Sendable {
     private func fired() {
         let now = Self.now
         var due: [Watch] = []
+        var released: [Entry] = []
         lock.withLock {
             fireCount += 1
             armedAt = nil
+            // Due entries, and cancelled ones that reached the top, leave the heap.
             while let top = heap.first, top.deadline <= now || top.watch.isDone {
                 popTop()
-                guard !top.watch.isDone else { continue }
+                guard !top.watch.isDone else {
+                    released.append(top)
+                    continue
+                }
                 top.watch.phase = .firing
                 liveCount -= 1
                 due.append(top.watch)
             }
-            dropDoneAtTop()
             if let next = heap.first { arm(at: next.deadline) }
         }
+        withExtendedLifetime(released) {}
         // Handlers run after unlocking; one that asks to be called again is watched anew.
         for watch in due {
             // A watch cancelled while an earlier one of this batch ran does not fire.
@@ -152,10 +155,6 @@ final class DeadlineTimer: @unchecked Sendable {
         self.source = source
         source.schedule(
             deadline: DispatchTime(uptimeNanoseconds: deadline), repeating: .never, leeway: .milliseconds(1))
-    }
-
-    private func dropDoneAtTop() {
-        while let top = heap.first, top.watch.isDone { popTop() }
     }
 
     private func popTop() {

@@ -16,6 +16,12 @@ final class DownloadFile: Sendable {
         var acceptsRanges = false
         var restartsFromScratch = false
         var isDiscarded = false
+
+        /// Where a resumed attempt starts and the validator it sends, when the server allows ranges.
+        var resumePoint: (offset: Int64, validator: String)? {
+            guard written > 0, acceptsRanges, let validator else { return nil }
+            return (written, validator)
+        }
     }
 
     /// A hidden file beside the destination, unique to this download, moved into place at the end.
@@ -30,7 +36,7 @@ final class DownloadFile: Sendable {
 
     /// Whether an attempt may ask for only the missing bytes.
     var canResume: Bool {
-        state.withLock { $0.written > 0 && $0.acceptsRanges && $0.validator != nil }
+        state.withLock { $0.resumePoint != nil }
     }
 
     /// Whether the last attempt got bytes other than those asked for, so the next starts over; asking
@@ -49,17 +55,10 @@ final class DownloadFile: Sendable {
 
     /// `request`, asking for the missing bytes when the download can resume.
     func request(resuming request: URLRequest) -> URLRequest {
-        guard
-            let (written, validator) = state.withLock({ state -> (Int64, String)? in
-                guard state.written > 0, state.acceptsRanges, let validator = state.validator else {
-                    return nil
-                }
-                return (state.written, validator)
-            })
-        else { return request }
+        guard let point = state.withLock({ $0.resumePoint }) else { return request }
         var request = request
-        request.setValue("bytes=\(written)-", forHTTPHeaderField: "Range")
-        request.setValue(validator, forHTTPHeaderField: "If-Range")
+        request.setValue("bytes=\(point.offset)-", forHTTPHeaderField: "Range")
+        request.setValue(point.validator, forHTTPHeaderField: "If-Range")
         return request
     }
 
@@ -82,8 +81,13 @@ final class DownloadFile: Sendable {
                     throw NetworkError.transport(URLError(.cannotParseResponse))
                 }
                 state.expectedTotal = range.total
-                state.handle = try Self.openForWriting(partURL, truncating: false)
-                try state.handle?.seekToEnd()
+                let handle = try Self.openForWriting(partURL, truncating: false)
+                state.handle = handle
+                do {
+                    try handle.seekToEnd()
+                } catch {
+                    throw NetworkError.file(error)
+                }
             } else {
                 state.written = 0
                 state.expectedTotal = head.expectedContentLength >= 0 ? head.expectedContentLength : nil
@@ -126,8 +130,7 @@ final class DownloadFile: Sendable {
     func move(to destination: URL) throws {
         close()
         guard rename(partURL.path, destination.path) == 0 else {
-            let error = CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
-            throw NetworkError.file(error)
+            throw NetworkError.file(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
         }
     }
 

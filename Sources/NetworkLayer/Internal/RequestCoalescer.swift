@@ -24,7 +24,6 @@ final class RequestCoalescer: Sendable {
         let key = Self.key(for: request)
         let (call, ticket, isNew) = inFlight.withLock { inFlight in
             if let running = inFlight[key], let ticket = running.join() {
-                CurrentAttempt.coalesced()
                 return (running, ticket, false)
             }
             let call = SharedCall()
@@ -32,31 +31,30 @@ final class RequestCoalescer: Sendable {
             return (call, call.join() ?? 0, true)
         }
         if isNew {
-            call.start { [inFlight] in
-                defer {
-                    // The call leaves the table under the lock and is released after unlocking.
-                    let finished = inFlight.withLock { table -> SharedCall? in
-                        guard table[key] === call else { return nil }
-                        return table.removeValue(forKey: key)
-                    }
-                    withExtendedLifetime(finished) {}
-                }
+            call.start { [self] in
+                defer { forget(call, key: key) }
                 return try await session.response(for: request)
             }
+        } else {
+            CurrentAttempt.coalesced()
         }
         waiters.withLock { $0 += 1 }
         defer { waiters.withLock { $0 -= 1 } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { call.wait(ticket, with: $0) }
         } onCancel: {
-            if call.leave(ticket) {
-                let abandoned = inFlight.withLock { table -> SharedCall? in
-                    guard table[key] === call else { return nil }
-                    return table.removeValue(forKey: key)
-                }
-                withExtendedLifetime(abandoned) {}
-            }
+            if call.leave(ticket) { forget(call, key: key) }
         }
+    }
+
+    /// Takes a finished or abandoned call out of the table, unless a newer call already replaced it. The
+    /// call leaves the table under the lock and is released after unlocking.
+    private func forget(_ call: SharedCall, key: String) {
+        let removed = inFlight.withLock { table -> SharedCall? in
+            guard table[key] === call else { return nil }
+            return table.removeValue(forKey: key)
+        }
+        withExtendedLifetime(removed) {}
     }
 
     private static func key(for request: URLRequest) -> String {

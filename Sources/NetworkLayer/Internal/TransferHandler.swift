@@ -85,7 +85,11 @@ final class TransferHandler: Sendable {
             state.watch = watch
             return state.end != nil
         }
-        if cancelWatch { deadlines.cancel(watch) }
+        if cancelWatch {
+            // Ended while the watch was being set up: `end` already cancelled the task, never resumed.
+            deadlines.cancel(watch)
+            return
+        }
         task.resume()
     }
 
@@ -142,14 +146,14 @@ final class TransferHandler: Sendable {
     }
 
     func complete(error: (any Error)?) {
-        end(error.map { .failure($0) } ?? .success(()), cancellingTask: false)
+        finish(error.map { .failure($0) } ?? .success(()), cancellingTask: false)
     }
 
     // MARK: - Driven by the caller
 
     /// Ends the transfer with `error` and cancels its task, unless it has already ended.
     func fail(_ error: any Error) {
-        end(.failure(error), cancellingTask: true)
+        finish(.failure(error), cancellingTask: true)
     }
 
     /// Waits for the response head.
@@ -157,9 +161,8 @@ final class TransferHandler: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = state.withLock { state -> Result<HTTPURLResponse, any Error>? in
+                    // An ended transfer always has a head: the response, or its failure.
                     if let head = state.head { return head }
-                    if case .failure(let error) = state.end { return .failure(error) }
-                    if state.end != nil { return .failure(URLError(.badServerResponse)) }
                     state.headWaiter = continuation
                     return nil
                 }
@@ -191,7 +194,7 @@ final class TransferHandler: Sendable {
 
     // MARK: - Internals
 
-    private func end(_ outcome: Result<Void, any Error>, cancellingTask: Bool) {
+    private func finish(_ outcome: Result<Void, any Error>, cancellingTask: Bool) {
         let ended = state.withLock { state -> (State, Bool)? in
             guard state.end == nil else { return nil }
             state.end = outcome

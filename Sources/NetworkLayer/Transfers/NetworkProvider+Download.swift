@@ -56,12 +56,7 @@ extension NetworkProvider {
             do {
                 let transport = downloadTransport(for: endpoint, into: file, progress: progress)
                 let (body, head) = try await exchange(request, context: context, transport: transport)
-                guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
-                    throw NetworkError.unacceptableStatus(
-                        .init(
-                            statusCode: head.statusCode, headers: head.headerFields, body: body, url: head.url
-                        ))
-                }
+                try endpoint.checkStatus(of: head, body: body)
                 let byteCount = file.progress.completedBytes
                 try file.move(to: destination)
                 return DownloadedFile(
@@ -112,7 +107,11 @@ extension NetworkProvider {
             guard let urlSession = session as? URLSession else {
                 let (data, head) = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
                 try sink.open(head)
-                try sink.write(data)
+                do {
+                    try sink.write(data)
+                } catch is RefusedBodyKept {
+                    // A refused body over the limit: its first MiB is kept.
+                }
                 sink.close(nil)
                 return (sink.refusedBody ?? Data(), head)
             }

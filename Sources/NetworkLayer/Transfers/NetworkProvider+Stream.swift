@@ -59,10 +59,7 @@ extension NetworkProvider {
             return (Data(), head)
         }
         let (data, head) = try await exchange(request, context: context, transport: transport)
-        guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
-            throw NetworkError.unacceptableStatus(
-                .init(statusCode: head.statusCode, headers: head.headerFields, body: data, url: head.url))
-        }
+        try endpoint.checkStatus(of: head, body: data)
         // A middleware that answered by itself (a cache) or replaced the response passes its body.
         return ResponseStream(
             response: head, body: kept.take(for: head) ?? StreamBody(channel: .holding(data)))
@@ -73,6 +70,15 @@ extension NetworkProvider {
 }
 
 extension Endpoint {
+    /// Throws ``NetworkError/unacceptableStatus(_:)``, carrying `body`, unless this endpoint accepts the
+    /// status of `http`.
+    func checkStatus(of http: HTTPURLResponse, body: Data) throws(NetworkError) {
+        guard acceptableStatusCodes.contains(http.statusCode) else {
+            throw .unacceptableStatus(
+                .init(statusCode: http.statusCode, headers: http.headerFields, body: body, url: http.url))
+        }
+    }
+
     /// What middlewares are told about this endpoint.
     var context: RequestContext {
         RequestContext(
