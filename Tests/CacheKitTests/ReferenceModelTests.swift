@@ -267,18 +267,23 @@ final class ModelRun: @unchecked Sendable {
             // Whether one did depends on timing; the disk's hit event and the cache's memory say.
             if model.memory[key] == nil, let onDisk = model.disk[key] {
                 let renewed = CacheModel.renewed(onDisk, now: now.timeIntervalSince1970)
-                if diskWasHit(key, since: eventsBefore) { model.disk[key] = renewed }
+                if wasHit(.disk, key, since: eventsBefore) { model.disk[key] = renewed }
                 if memory.contains(key) { model.memory[key] = renewed }
+            } else if let inMemory = model.memory[key], wasHit(.memory, key, since: eventsBefore) {
+                // A caller that missed after the load stored the value read it from memory: a read, which
+                // renews the memory copy (to a shorter lifetime, for `.until(d, renewingBy:)`). Seen only
+                // under load; the memory's hit event says whether it happened.
+                model.memory[key] = CacheModel.renewed(inMemory, now: now.timeIntervalSince1970)
             }
         }
         if let failure = takeEvictions(protecting: expected == nil ? key : nil) { return failure }
         return checkLimitsAndContents()
     }
 
-    /// Whether the disk served `key` after the first `count` events.
-    private func diskWasHit(_ key: String, since count: Int) -> Bool {
+    /// Whether `tier` served `key` after the first `count` events.
+    private func wasHit(_ tier: CacheTier, _ key: String, since count: Int) -> Bool {
         events.all.dropFirst(count).contains { event in
-            if case .hit(.disk, let hit) = event { return hit == key }
+            if case .hit(tier, let hit) = event { return hit == key }
             return false
         }
     }
