@@ -37,7 +37,8 @@ struct StreamingTests {
 
     /// Waits up to 5 s for the server to see the /trickle request with this id closed.
     func serverSeesClosed(_ id: String) async throws -> Bool {
-        for _ in 0..<100 {
+        // Up to 15 s: the whole suite can stall for seconds on a loaded two-core machine.
+        for _ in 0..<300 {
             if try await closedFlag(id) == 1 { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -45,21 +46,22 @@ struct StreamingTests {
     }
 
     @Test func ndjsonLinesArriveOneByOneBeforeTheBodyEnds() async throws {
-        // Given a server writing a line every 400 ms
-        let stream = try await provider().stream(endpoint("lines", ["count": "3", "intervalMs": "400"]))
-        let clock = ContinuousClock()
-        let start = clock.now
-        // When the first line is read
-        var lines = stream.lines().makeAsyncIterator()
-        let first = try await lines.next()
-        let firstArrived = clock.now - start
-        // Then it arrived before the whole body could have (800 ms more), and the rest follow
+        // Given a server writing three lines 300 ms apart, and one writing ten lines a second apart
+        let whole = try await provider().stream(endpoint("lines", ["count": "3", "intervalMs": "300"]))
+        let id = UUID().uuidString
+        let slow = try await provider().stream(
+            endpoint("lines", ["count": "10", "intervalMs": "1000", "id": id]))
+        // When the first line of the slow one is read
+        var slowLines = slow.lines().makeAsyncIterator()
+        let first = try await slowLines.next()
+        // Then the server has not finished sending (it takes 9 s more): the line came as it was written
         #expect(first == #"{"index": 0}"#)
-        #expect(firstArrived < .milliseconds(700))
-        #expect(try await lines.next() == #"{"index": 1}"#)
-        #expect(try await lines.next() == #"{"index": 2}"#)
-        #expect(try await lines.next() == nil)
-        #expect(stream.response.statusCode == 200)
+        #expect(try await closedFlag(id) != 1)
+        // And every line of a body arrives, in order
+        var lines: [String] = []
+        for try await line in whole.lines() { lines.append(line) }
+        #expect(lines == [#"{"index": 0}"#, #"{"index": 1}"#, #"{"index": 2}"#])
+        #expect(whole.response.statusCode == 200)
     }
 
     @Test func serverSentEventsAreParsedAsTheStandardSays() async throws {
@@ -107,9 +109,10 @@ struct StreamingTests {
         let start = clock.now
         reader.cancel()
         let thrown = await error { try await reader.value }
-        // Then the reader ends at once with CancellationError, and the server sees the connection closed
+        // Then the reader ends with CancellationError (the bound only catches a hang: a loaded CI machine
+        // stalls the whole suite for seconds), and the server sees the connection closed
         #expect(thrown is CancellationError)
-        #expect(clock.now - start < .seconds(1))
+        #expect(clock.now - start < .seconds(10))
         #expect(try await serverSeesClosed(id))
     }
 

@@ -16,7 +16,8 @@ Routes:
   GET  /redirect                  302 to /json
   GET  /redirect-to?url=          302 to that URL (another origin, in the redirect tests)
   GET  /hits?path=                how many requests a path has received
-  GET  /lines?count=&intervalMs=   `count` NDJSON lines, chunked, one every `intervalMs`
+  GET  /lines?count=&intervalMs=&id=   `count` NDJSON lines, chunked, one every `intervalMs`; /closed?id=
+                                  says 1 once all were sent
   GET  /events                    a server-sent event stream (comments, multi-line data, ids), written in
                                   pieces that split lines and terminators
   GET  /trickle?chunks=&intervalMs=&stallAfter=&id=   chunked 1 KiB pieces every `intervalMs`; after
@@ -179,6 +180,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.chunk(json.dumps({"index": index}).encode() + b"\n")
                 time.sleep(int(query.get("intervalMs", "0")) / 1000)
             self.end_chunks()
+            with lock:
+                closed[query.get("id", "")] = 1
         elif path == "/events":
             self.start_chunked("text/event-stream")
             stream = (b"\xef\xbb\xbf: a comment\r\nretry: 1500\r\n\r\n"
