@@ -74,6 +74,19 @@ struct DownloadTests {
         #expect(try Data(contentsOf: destination) == expectedBody(600_000))
     }
 
+    @Test func aMiddlewaresRetryOfADroppedDownloadAsksOnlyForTheMissingBytes() async throws {
+        // Given a middleware that sends a failed request once more, and no resume attempts of the provider's
+        let destination = folder.appendingPathComponent("retried.bin")
+        let provider = provider([RetryOnceMiddleware()])
+        // When the server drops the first connection after 200 KB of 600 KB (less than one write batch,
+        // so the retry starts while those bytes may still wait for the writer)
+        let file = try await provider.download(
+            ranged(bytes: 600_000, dropAfter: 200_000), to: destination, resumeAttempts: 0)
+        // Then the retry asked for the rest after every earlier byte was written, and the file is whole
+        #expect(file.response.statusCode == 206)
+        #expect(try Data(contentsOf: destination) == expectedBody(600_000))
+    }
+
     @Test func aResumeAnsweredWithTheWrongBytesStartsTheFileOver() async throws {
         // Given a server that drops the first connection, then answers the range request with a 206 for
         // other bytes than those asked for
@@ -179,6 +192,19 @@ struct DownloadTests {
         // Then
         #expect(try Data(contentsOf: destination) == Data("poster".utf8))
         #expect(file.byteCount == 6)
+    }
+}
+
+/// Sends a request that failed once more.
+private struct RetryOnceMiddleware: NetworkMiddleware {
+    func intercept(
+        _ request: URLRequest, context: RequestContext, next: Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        do {
+            return try await next(request)
+        } catch {
+            return try await next(request)
+        }
     }
 }
 

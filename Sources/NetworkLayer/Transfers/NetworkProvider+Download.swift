@@ -25,8 +25,9 @@ extension NetworkProvider {
     ///   - endpoint: The endpoint to send.
     ///   - destination: The file to write; its folder must exist.
     ///   - resumeAttempts: How many times to resume after a dropped connection; 3 by default.
-    ///   - progress: Called as bytes are written, on the thread that writes them (the transfer session's
-    ///     queue with a `URLSession`), not the caller's; `nil` by default.
+    ///   - progress: Called as bytes arrive (they are written to the file right after, in order), on the
+    ///     thread that receives them (the transfer session's queue with a `URLSession`), not the
+    ///     caller's; `nil` by default.
     /// - Returns: The file and the response.
     /// - Throws: ``NetworkError`` (``NetworkError/file(_:)`` when the file cannot be written), or
     ///   `CancellationError` when the calling task is cancelled. The partial file is removed.
@@ -56,16 +57,18 @@ extension NetworkProvider {
             do {
                 let transport = downloadTransport(for: endpoint, into: file, progress: progress)
                 let (body, head) = try await exchange(request, context: context, transport: transport)
+                try await file.finishWriting()
                 try endpoint.checkStatus(of: head, body: body)
                 let byteCount = file.progress.completedBytes
                 try file.move(to: destination)
                 return DownloadedFile(
                     url: destination, response: head, byteCount: byteCount, resumeCount: resumes)
             } catch {
+                await file.settle()
                 guard resumes < resumeAttempts, !Task.isCancelled, Self.mayResume(after: error),
                     file.canResume || file.takeRestart()
                 else {
-                    file.discard()
+                    await file.discard()
                     throw error
                 }
                 resumes += 1
@@ -97,6 +100,8 @@ extension NetworkProvider {
     ) -> NetworkMiddleware.Next {
         { [self] request in
             try Task.checkCancellation()
+            // A retry by a middleware resumes after every byte of the attempt before it is written.
+            await file.settle()
             var request = file.request(resuming: request)
             // Ranges count bytes of the representation as sent: ask for it uncompressed, so a resumed
             // file is the same bytes whatever the server's encoding.

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The partial file of a download, on the real file system: writes leave the delegate queue at once and
+/// land in order on the file's own queue.
+@Suite("A download's partial file")
+struct DownloadFileTests {
+    let folder: URL
+    let destination: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("part-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        destination = folder.appendingPathComponent("body.bin")
+    }
+
+    func head(_ status: Int = 200, _ headers: [String: String] = [:]) throws -> HTTPURLResponse {
+        try #require(
+            HTTPURLResponse(
+                url: destination, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers))
+    }
+
+    @Test func chunksHandedOverAreWrittenInOrderOnceSettled() async throws {
+        // Given an open file and 300 chunks of different bytes, more than one batch
+        let file = DownloadFile(destination: destination)
+        try file.open(try head())
+        let chunks = (0..<300).map { Data(repeating: UInt8($0 % 251), count: 4_099) }
+        // When they are handed over and the writes finish
+        for chunk in chunks { try file.write(chunk) }
+        try await file.finishWriting()
+        try file.move(to: destination)
+        // Then the file holds them in order
+        #expect(try Data(contentsOf: destination) == chunks.reduce(Data(), +))
+    }
+
+    @Test func aFullDiskFailsTheWritesWithAFileError() async throws {
+        // Given a partial file on a device that is always full
+        try #require(FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux)")
+        let file = DownloadFile(destination: destination, partURL: URL(fileURLWithPath: "/dev/full"))
+        try file.open(try head())
+        // When a megabyte is handed over and the writes finish
+        try file.write(Data(count: 1 << 20))
+        let thrown = await #expect(throws: NetworkError.self) { try await file.finishWriting() }
+        // Then the failure is the file's, with the system's reason, and later chunks are refused
+        guard case .file(let reason) = thrown, let posix = reason as? POSIXError else {
+            Issue.record("expected a file error with a POSIX reason, got \(String(describing: thrown))")
+            return
+        }
+        #expect(posix.code == .ENOSPC)
+        #expect(throws: NetworkError.self) { try file.write(Data(count: 1)) }
+    }
+
+    @Test func aFIFOInThePartialFilesPlaceIsRefusedWithoutBlocking() throws {
+        // Given a FIFO where the partial file goes
+        let fifo = folder.appendingPathComponent("trap.part")
+        try #require(mkfifo(fifo.path, 0o600) == 0)
+        let file = DownloadFile(destination: destination, partURL: fifo)
+        // When the head arrives, Then opening fails instead of waiting for a reader
+        #expect(throws: NetworkError.self) { try file.open(try head()) }
+    }
+
+    @Test func aResumedAttemptDropsBytesPastWhatWasCounted() async throws {
+        // Given 1,000 counted bytes and 24 more left in the file by a write that failed halfway
+        let file = DownloadFile(destination: destination)
+        try file.open(try head(200, ["Accept-Ranges": "bytes", "ETag": "\"v1\"", "Content-Length": "2000"]))
+        try file.write(Data(repeating: 1, count: 1_000))
+        try await file.finishWriting()
+        let handle = try FileHandle(forWritingTo: file.partURL)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 9, count: 24))
+        try handle.close()
+        // When the rest arrives as a 206 from byte 1,000
+        try file.open(try head(206, ["Content-Range": "bytes 1000-1999/2000"]))
+        try file.write(Data(repeating: 2, count: 1_000))
+        try await file.finishWriting()
+        try file.move(to: destination)
+        // Then the file is the counted bytes and the rest, nothing between
+        #expect(
+            try Data(contentsOf: destination) == Data(repeating: 1, count: 1_000)
+                + Data(repeating: 2, count: 1_000))
+    }
+}
