@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 // Coverage-guided fuzzing of everything that reads bytes from outside: the disk cache's entry files and
 // index, the KOBIS and Kakao decoding with the example's mapping, HTTP fields (Retry-After, query
-// encoding), the command line, and the terminal sanitizer. A nested package, so the root package keeps
+// encoding), streamed lines and server-sent events, Content-Range and the cURL rendering, the command
+// line, and the terminal sanitizer. A nested package, so the root package keeps
 // no dependencies; libFuzzer ships with the toolchain. See Docs/Fuzzing.md, and run them all with
 // Fuzz/run.sh.
 import PackageDescription
@@ -23,6 +24,7 @@ let package = Package(
         fuzzer("HTTPFieldsFuzzer", [.product(name: "NetworkLayer", package: "AppArchitectureKit")]),
         fuzzer("ArgumentsFuzzer", [.product(name: "BoxOfficeExample", package: "AppArchitectureKit")]),
         fuzzer("TerminalTextFuzzer", [.product(name: "BoxOfficeExample", package: "AppArchitectureKit")]),
+        fuzzer("TransferParsingFuzzer", [.product(name: "NetworkLayer", package: "AppArchitectureKit")]),
     ],
     swiftLanguageModes: [.v6]
 )
