@@ -90,7 +90,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Downloads to a file: the provider's delegate-driven transfer writing as bytes arrive, against a raw
-    // URLSession download task (which writes its own temporary file) moved to the same destination.
+    // URLSession download task (which writes its own temporary file) moved to the same destination;
+    // into a new file, and replacing the previous iteration's.
     let megabytes = smoke ? 1 : 200
     let large = Endpoint<Data>(
         baseURL: server.baseURL, path: "large",
@@ -101,17 +102,22 @@ let benchmarks: @Sendable () -> Void = {
     let largeRequest = URLRequest(url: largeURL)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("download-benchmark-\(UUID())")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let destination = folder.appendingPathComponent("body.bin")
     let download = Benchmark.Configuration(
         metrics: [.wallClock, .throughput, .peakMemoryResidentDelta], scalingFactor: .one,
         maxDuration: .seconds(smoke ? 1 : 20), maxIterations: smoke ? 1 : 5)
-    Benchmark("Download \(megabytes) MB to a file: URLSession download task", configuration: download) { _ in
-        let file = try await rawDownload(largeRequest, on: session)
-        _ = try? FileManager.default.removeItem(at: destination)
-        try FileManager.default.moveItem(at: file, to: destination)
-    }
-    Benchmark("Download \(megabytes) MB to a file: NetworkProvider", configuration: download) { _ in
-        blackHole(try await provider.download(large, to: destination))
+    for replaces in [false, true] {
+        let destination = folder.appendingPathComponent(replaces ? "replaced.bin" : "new.bin")
+        let target = "\(megabytes) MB \(replaces ? "replacing a file" : "to a new file")"
+        Benchmark("Download \(target): URLSession download task", configuration: download) { benchmark in
+            settleDisk(benchmark, removing: replaces ? nil : destination)
+            let file = try await rawDownload(largeRequest, on: session)
+            if replaces { _ = try? FileManager.default.removeItem(at: destination) }
+            try FileManager.default.moveItem(at: file, to: destination)
+        }
+        Benchmark("Download \(target): NetworkProvider", configuration: download) { benchmark in
+            settleDisk(benchmark, removing: replaces ? nil : destination)
+            blackHole(try await provider.download(large, to: destination))
+        }
     }
 
     // The provider's own work, I/O excluded: a stub session answering at once, decoding a small JSON.
@@ -134,6 +140,14 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Decode: raw JSONDecoder", configuration: overhead) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try decoder.decode(Movie.self, from: body)) }
     }
+}
+
+/// Removes the previous iteration's file (when given) and flushes the disk before the clock starts, so
+/// no iteration pays for the write-back of the one before it.
+func settleDisk(_ benchmark: Benchmark, removing file: URL?) {
+    if let file { try? FileManager.default.removeItem(at: file) }
+    sync()
+    benchmark.startMeasurement()
 }
 
 /// A raw URLSession download task; returns the file it wrote (moved out of URLSession's reach).
