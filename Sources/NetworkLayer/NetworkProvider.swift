@@ -34,6 +34,8 @@ public final class NetworkProvider: Sendable {
         /// Where deadlines on the continuous clock are watched (tests give a provider its own, to count
         /// its fires).
         var deadlines = DeadlineTimer.shared
+        /// Writes one chunk of a download to its file (tests inject a failing one); `write(2)` by default.
+        var downloadWrites: (@Sendable (Data, Int32) -> NetworkError?)?
 
         /// Creates a configuration.
         /// - Parameters:

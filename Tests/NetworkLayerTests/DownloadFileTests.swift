@@ -7,8 +7,8 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The partial file of a download, on the real file system: writes leave the delegate queue at once and
-/// land in order on the file's own queue.
+/// The partial file of a download, on the real file system: chunks handed over land in order on the
+/// file's own queue, and a file swapped in under its name is never written into.
 @Suite("A download's partial file")
 struct DownloadFileTests {
     let folder: URL
@@ -40,9 +40,8 @@ struct DownloadFileTests {
     }
 
     @Test func aFullDiskFailsTheWritesWithAFileError() async throws {
-        // Given a partial file on a device that is always full
-        try #require(FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux)")
-        let file = DownloadFile(destination: destination, partURL: URL(fileURLWithPath: "/dev/full"))
+        // Given a partial file whose writes fail as on a full disk
+        let file = DownloadFile(destination: destination) { _, _ in .file(POSIXError(.ENOSPC)) }
         try file.open(try head())
         // When a megabyte is handed over and the writes finish
         try file.write(Data(count: 1 << 20))
@@ -56,11 +55,41 @@ struct DownloadFileTests {
         #expect(throws: NetworkError.self) { try file.write(Data(count: 1)) }
     }
 
+    @Test func theNextAttemptAsksForTheRestOnlyOnceEveryByteIsWritten() async throws {
+        // Given 100 KB handed over (less than one write batch) and the transfer closed
+        let file = DownloadFile(destination: destination)
+        try file.open(
+            try head(200, ["Accept-Ranges": "bytes", "ETag": "\"v1\"", "Content-Length": "300000"]))
+        try file.write(Data(count: 100_000))
+        file.close()
+        // When the next attempt begins
+        await file.beginAttempt()
+        // Then its request asks for the bytes after all 100 KB
+        let request = file.request(resuming: URLRequest(url: destination))
+        #expect(request.value(forHTTPHeaderField: "Range") == "bytes=100000-")
+    }
+
+    @Test func aPartialFileReplacedBetweenAttemptsIsNotResumedInto() async throws {
+        // Given 1,000 bytes written, then the partial file replaced by another file of the same size
+        let file = DownloadFile(destination: destination)
+        try file.open(try head(200, ["Accept-Ranges": "bytes", "ETag": "\"v1\"", "Content-Length": "2000"]))
+        try file.write(Data(repeating: 1, count: 1_000))
+        try await file.finishWriting()
+        let other = folder.appendingPathComponent("other.bin")
+        try Data(repeating: 7, count: 1_000).write(to: other)
+        try #require(rename(other.path, file.partURL.path) == 0)
+        // When the rest arrives as a 206, Then it is refused and the next attempt starts over
+        #expect(throws: NetworkError.self) {
+            try file.open(try head(206, ["Content-Range": "bytes 1000-1999/2000"]))
+        }
+        #expect(file.takeRestart())
+        #expect(try Data(contentsOf: file.partURL) == Data(repeating: 7, count: 1_000))
+    }
+
     @Test func aFIFOInThePartialFilesPlaceIsRefusedWithoutBlocking() throws {
         // Given a FIFO where the partial file goes
-        let fifo = folder.appendingPathComponent("trap.part")
-        try #require(mkfifo(fifo.path, 0o600) == 0)
-        let file = DownloadFile(destination: destination, partURL: fifo)
+        let file = DownloadFile(destination: destination)
+        try #require(mkfifo(file.partURL.path, 0o600) == 0)
         // When the head arrives, Then opening fails instead of waiting for a reader
         #expect(throws: NetworkError.self) { try file.open(try head()) }
     }

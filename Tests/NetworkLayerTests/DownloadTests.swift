@@ -173,6 +173,26 @@ struct DownloadTests {
         }
     }
 
+    @Test func aFullDiskAtTheEndOfADownloadIsAFileErrorNotADroppedConnection() async throws {
+        // Given a provider whose file writes fail as on a full disk, and a 100 KB body (less than one
+        // write batch, so every byte is written after the transfer has ended)
+        var configuration = NetworkProvider.Configuration()
+        configuration.downloadWrites = { _, _ in .file(POSIXError(.ENOSPC)) }
+        let provider = NetworkProvider(
+            session: URLSession(configuration: .ephemeral), configuration: configuration)
+        let destination = folder.appendingPathComponent("full.bin")
+        // When
+        let thrown = await error { try await provider.download(ranged(bytes: 100_000), to: destination) }
+        // Then the disk's error is reported, without resuming into the same full disk
+        guard case .file(let reason) = thrown as? NetworkError else {
+            Issue.record("expected a file error, got \(String(describing: thrown))")
+            return
+        }
+        #expect((reason as? POSIXError)?.code == .ENOSPC)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(try leftovers().isEmpty)
+    }
+
     @Test func aDownloadReplacesAnExistingFile() async throws {
         // Given
         let destination = folder.appendingPathComponent("old.bin")

@@ -59,10 +59,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
     request.httpBody = Data((text + "&password=FUZZSECRET").utf8)
     let command = Redaction.cURL(request)
-    if command.contains("FUZZSECRET") { fatalError("a secret survived: \(command)") }
-    let printsControl = command.unicodeScalars.contains {
-        $0 != "\n" && $0.properties.generalCategory == .control
+    // An input holding the marker itself may show it in a field that is not secret.
+    if !text.contains("FUZZSECRET"), command.contains("FUZZSECRET") {
+        fatalError("a secret survived: \(command)")
     }
+    // Line breaks only end the command's lines (after ` \`); no other control character is printed.
+    let lines = command.split(separator: "\n", omittingEmptySubsequences: false)
+    let printsControl =
+        lines.dropLast().contains { !$0.hasSuffix(" \\") }
+        || command.unicodeScalars.contains { $0 != "\n" && $0.properties.generalCategory == .control }
     if printsControl { fatalError("a control character is printed raw: \(command.debugDescription)") }
     return 0
 }

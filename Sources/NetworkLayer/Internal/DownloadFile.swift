@@ -16,12 +16,15 @@ import Foundation
 /// server lets the rest be asked for (`Accept-Ranges: bytes` and a validator for `If-Range`).
 ///
 /// Chunks are written on a serial queue of the file's own, not on the transfer session's delegate queue
-/// that hands them over: on Linux that queue delivers every chunk as an operation, and a writer on it falls
-/// behind the socket, so chunks (and memory) pile up in it. Opening, closing and removing the file go
-/// through the same queue, after the writes before them.
+/// that hands them over, which only waits for the file to be opened, once per response. The descriptor
+/// is opened, written and closed only on that queue, so it is never closed (and its number reused) under
+/// a write. The file is created anew (never an existing one), and reopened for a resume only if it is
+/// still the same regular file, with one link and at least the bytes counted.
 final class DownloadFile: Sendable {
     private struct State: Sendable {
         var descriptor: Int32 = -1
+        /// The file this download created, by device and inode.
+        var identity: FileCalls.Identity?
         /// Bytes in the file.
         var written: Int64 = 0
         /// Bytes handed over and not yet written.
@@ -46,20 +49,22 @@ final class DownloadFile: Sendable {
     let partURL: URL
     private let state = Locked(State())
     private let writer = DispatchQueue(label: "NetworkLayer.DownloadFile")
-    /// How many bytes wait before the writer is woken.
+    private let writeChunk: @Sendable (Data, Int32) -> NetworkError?
+    /// How many bytes wait before the writer is woken: once per 512 KiB, not per 16 KB chunk.
     private static let batchBytes: Int64 = 512 << 10
 
-    /// - Parameter partURL: Where the partial file goes (tests pass `/dev/full`); by default a hidden,
-    ///   unique file beside `destination`, not derived from its name, which may already be near the file
-    ///   system's limit.
-    init(destination: URL, partURL: URL? = nil) {
-        self.partURL =
-            partURL
-            ?? destination.deletingLastPathComponent().appendingPathComponent(
-                ".download-\(UUID().uuidString).part")
+    /// - Parameters:
+    ///   - destination: The file the download ends in; the partial file is a hidden, unique file beside
+    ///     it, not derived from its name, which may already be near the file system's limit.
+    ///   - writeChunk: Writes one chunk to a descriptor (tests inject a failing one); `write(2)` in a loop
+    ///     by default.
+    init(destination: URL, writeChunk: (@Sendable (Data, Int32) -> NetworkError?)? = nil) {
+        partURL = destination.deletingLastPathComponent().appendingPathComponent(
+            ".download-\(UUID().uuidString).part")
+        self.writeChunk = writeChunk ?? FileCalls.writeAll
     }
 
-    /// Whether an attempt may ask for only the missing bytes (call after ``settle()``).
+    /// Whether an attempt may ask for only the missing bytes (call after ``beginAttempt()``).
     var canResume: Bool {
         state.withLock { $0.resumePoint != nil }
     }
@@ -80,7 +85,8 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// `request`, asking for the missing bytes when the download can resume (call after ``settle()``).
+    /// `request`, asking for the missing bytes when the download can resume (call after
+    /// ``beginAttempt()``).
     func request(resuming request: URLRequest) -> URLRequest {
         guard let point = state.withLock({ $0.resumePoint }) else { return request }
         var request = request
@@ -89,10 +95,21 @@ final class DownloadFile: Sendable {
         return request
     }
 
+    /// Waits for every write of the attempts before and forgets their failure, which they reported.
+    func beginAttempt() async {
+        await onWriter {
+            self.drain()
+            self.state.withLock { $0.writeError = nil }
+        }
+    }
+
     /// Prepares the file for a successful head: appends after a matching `206`, starts over otherwise.
-    /// Runs after every write already handed over.
+    /// Every chunk already handed over is written first, to the file it was meant for.
     func open(_ head: HTTPURLResponse) throws {
-        try writer.sync { try openNow(head) }
+        try writer.sync {
+            drain()
+            try openNow(head)
+        }
     }
 
     private func openNow(_ head: HTTPURLResponse) throws {
@@ -103,25 +120,28 @@ final class DownloadFile: Sendable {
             guard !state.isDiscarded else { throw CancellationError() }
             state.writeError = nil
             if head.statusCode == 206 {
+                // Not the bytes asked for, or a file that is no longer the one written: start over.
                 guard let range = ContentRange(headers.value(named: "Content-Range")),
-                    range.first == state.written
+                    range.first == state.written, let identity = state.identity,
+                    let descriptor = try? FileCalls.reopen(partURL, as: identity, keeping: state.written)
                 else {
-                    // Not the bytes asked for: the next attempt starts over.
                     state.validator = nil
                     state.written = 0
                     state.restartsFromScratch = true
                     throw NetworkError.transport(URLError(.cannotParseResponse))
                 }
                 state.expectedTotal = range.total
-                // Bytes past `written` (a write that failed halfway) are not kept: the 206 follows `written`.
-                state.descriptor = try FileCalls.openFile(partURL, keeping: state.written)
+                state.descriptor = descriptor
             } else {
                 state.written = 0
                 state.expectedTotal = head.expectedContentLength >= 0 ? head.expectedContentLength : nil
                 let etag = headers.value(named: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
                 state.validator = etag ?? headers.value(named: "Last-Modified")
                 state.acceptsRanges = headers.value(named: "Accept-Ranges")?.lowercased() == "bytes"
-                state.descriptor = try FileCalls.openFile(partURL, keeping: 0)
+                if let identity = state.identity { FileCalls.remove(partURL, ifStill: identity) }
+                state.identity = nil
+                let (descriptor, identity) = try FileCalls.create(partURL)
+                (state.descriptor, state.identity) = (descriptor, identity)
             }
         }
     }
@@ -134,7 +154,6 @@ final class DownloadFile: Sendable {
             guard state.descriptor >= 0 else { return false }
             state.queued.append(data)
             state.queuedBytes += Int64(data.count)
-            // Batched: waking the writer for every 16 KB chunk costs more than the write.
             guard !state.isDraining, state.queuedBytes >= Self.batchBytes else { return false }
             state.isDraining = true
             return true
@@ -142,7 +161,8 @@ final class DownloadFile: Sendable {
         if startsDrain { writer.async { self.drain() } }
     }
 
-    /// Writes what is queued until nothing is; after a failed write the rest is dropped.
+    /// Writes what is queued until nothing is. After a failed write the rest is dropped, and so is a
+    /// chunk that arrives after its file was closed (a transfer ending as it is delivered).
     private func drain() {
         while true {
             let next = state.withLock { state -> ([Data], Int32)? in
@@ -151,11 +171,15 @@ final class DownloadFile: Sendable {
                     return nil
                 }
                 defer { state.queued = [] }
+                guard state.descriptor >= 0 else {
+                    state.queuedBytes = 0
+                    return ([], -1)
+                }
                 return (state.queued, state.descriptor)
             }
             guard let (chunks, descriptor) = next else { return }
             for chunk in chunks {
-                let failure = FileCalls.writeAll(chunk, to: descriptor)
+                let failure = writeChunk(chunk, descriptor)
                 let stop = state.withLock { state -> Bool in
                     state.queuedBytes -= Int64(chunk.count)
                     if let failure {
@@ -172,25 +196,28 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// Waits until every chunk handed over is written (or dropped after a failed write).
-    func settle() async {
-        await onWriter { self.drain() }
+    /// Waits for every chunk handed over, then throws the error of a write that failed: what the last
+    /// chunks of a body, written after the transfer ended, report through.
+    func flush() async throws {
+        let error = await onWriter {
+            self.drain()
+            return self.state.withLock { $0.writeError }
+        }
+        if let error { throw error }
     }
 
-    /// Waits for the writes, closes the file and throws the error of a write that failed.
+    /// Waits for the writes, closes the file and throws the error of a write or of the close that failed.
     func finishWriting() async throws {
         let error = await onWriter {
             self.drain()
-            return self.state.withLock { state in
-                FileCalls.closeFile(&state.descriptor)
-                return state.writeError
+            return self.state.withLock { state -> NetworkError? in
+                let closed = FileCalls.closeFile(&state.descriptor)
+                return state.writeError ?? closed
             }
         }
         if let error { throw error }
     }
 
-    /// Runs `body` on the writer's queue, after what is already there: the descriptor is only written,
-    /// opened and closed there, so it is never closed (and its number reused) under a write.
     private func onWriter<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             writer.async { continuation.resume(returning: body()) }
@@ -201,7 +228,7 @@ final class DownloadFile: Sendable {
     func close() {
         writer.async {
             self.drain()
-            self.state.withLock { FileCalls.closeFile(&$0.descriptor) }
+            _ = self.state.withLock { FileCalls.closeFile(&$0.descriptor) }
         }
     }
 
@@ -213,60 +240,89 @@ final class DownloadFile: Sendable {
     }
 
     /// Moves the finished file to `destination`, replacing what is there, in one step (call after
-    /// ``finishWriting()``).
+    /// ``finishWriting()``), if the partial file is still the one this download wrote.
     func move(to destination: URL) throws {
+        guard let identity = state.withLock({ $0.identity }), FileCalls.isStill(partURL, identity) else {
+            throw NetworkError.file(POSIXError(.ENOENT))
+        }
         guard rename(partURL.path, destination.path) == 0 else {
             throw NetworkError.file(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
         }
     }
 
-    /// Drops the chunks not yet written and removes the partial file; later attempts to open it fail.
+    /// Drops the chunks not yet written and removes the partial file (only if it is still the one this
+    /// download created); later attempts to open it fail.
     func discard() async {
-        await onWriter {
+        let identity = await onWriter {
             self.state.withLock { state in
                 state.isDiscarded = true
                 state.queued = []
                 state.queuedBytes = 0
                 FileCalls.closeFile(&state.descriptor)
+                return state.identity
             }
         }
-        try? FileManager.default.removeItem(at: partURL)
+        if let identity { FileCalls.remove(partURL, ifStill: identity) }
     }
 }
 
 /// The system calls the download's file needs, with errors as ``NetworkError/file(_:)``.
-private enum FileCalls {
-    /// Opens (creating, owner-only) the file at `url` for appending after its first `length` bytes,
-    /// dropping any bytes past them. A symbolic link or a FIFO put in its place is refused, without
-    /// blocking on the FIFO.
-    static func openFile(_ url: URL, keeping length: Int64) throws -> Int32 {
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
-        let descriptor = url.withUnsafeFileSystemRepresentation { path in
-            path.map { open($0, flags, 0o600) } ?? -1
+enum FileCalls {
+    /// A file's device and inode.
+    struct Identity: Sendable, Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ status: stat) {
+            device = UInt64(truncatingIfNeeded: status.st_dev)
+            inode = UInt64(truncatingIfNeeded: status.st_ino)
         }
-        guard descriptor >= 0 else { throw failure }
+    }
+
+    private static let flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+
+    /// Creates the file at `url`, which must not exist (a link or a FIFO put there is refused, without
+    /// blocking), with the permissions the process's umask gives a new file.
+    static func create(_ url: URL) throws -> (Int32, Identity) {
+        let descriptor = try openDescriptor(url, flags | O_CREAT | O_EXCL)
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let error = failure
-            _ = close(descriptor)
-            throw error
-        }
-        guard status.st_mode & S_IFMT != S_IFIFO else {
-            _ = close(descriptor)
-            throw NetworkError.file(POSIXError(.ENXIO))
-        }
-        // Only when needed: a device (the tests' /dev/full) cannot be truncated.
-        guard status.st_size == off_t(length) || ftruncate(descriptor, off_t(length)) == 0 else {
-            let error = failure
-            _ = close(descriptor)
-            throw error
-        }
+        guard fstat(descriptor, &status) == 0 else { throw closing(descriptor, failure(errno)) }
+        return (descriptor, Identity(status))
+    }
+
+    /// Opens the file at `url` again for appending after its first `length` bytes, dropping any bytes
+    /// past them (a write that failed halfway), if it is still `identity`, a regular file with one link
+    /// and at least `length` bytes.
+    static func reopen(_ url: URL, as identity: Identity, keeping length: Int64) throws -> Int32 {
+        let descriptor = try openDescriptor(url, flags)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw closing(descriptor, failure(errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1, Identity(status) == identity,
+            Int64(status.st_size) >= length
+        else { throw closing(descriptor, NetworkError.file(POSIXError(.ESTALE))) }
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw closing(descriptor, failure(errno)) }
         return descriptor
     }
 
-    static func closeFile(_ descriptor: inout Int32) {
-        if descriptor >= 0 { _ = close(descriptor) }
-        descriptor = -1
+    /// Whether the entry at `url` (not following a link) is still the file `identity`.
+    static func isStill(_ url: URL, _ identity: Identity) -> Bool {
+        var status = stat()
+        let found = url.withUnsafeFileSystemRepresentation { path in path.map { lstat($0, &status) } ?? -1 }
+        return found == 0 && Identity(status) == identity
+    }
+
+    /// Removes the entry at `url` if it is still the file `identity`.
+    static func remove(_ url: URL, ifStill identity: Identity) {
+        guard isStill(url, identity) else { return }
+        _ = url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } }
+    }
+
+    /// Closes `descriptor` (when open) and marks it closed; returns the close's failure.
+    @discardableResult
+    static func closeFile(_ descriptor: inout Int32) -> NetworkError? {
+        guard descriptor >= 0 else { return nil }
+        defer { descriptor = -1 }
+        return close(descriptor) == 0 ? nil : failure(errno)
     }
 
     /// Writes all of `data`, retrying short writes and interruptions; returns the failure.
@@ -277,9 +333,12 @@ private enum FileCalls {
             while left > 0 {
                 let count = write(descriptor, next, left)
                 if count < 0 {
-                    if errno == EINTR { continue }
-                    return failure
+                    let code = errno
+                    if code == EINTR { continue }
+                    return failure(code)
                 }
+                // Nothing written and no error: never loop on it.
+                guard count > 0 else { return failure(EIO) }
                 next += count
                 left -= count
             }
@@ -287,8 +346,23 @@ private enum FileCalls {
         }
     }
 
-    private static var failure: NetworkError {
-        NetworkError.file(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
+    private static func openDescriptor(_ url: URL, _ flags: Int32) throws -> Int32 {
+        let (descriptor, code) = url.withUnsafeFileSystemRepresentation { path -> (Int32, Int32) in
+            guard let path else { return (-1, ENOENT) }
+            let descriptor = open(path, flags, 0o666)
+            return (descriptor, errno)
+        }
+        guard descriptor >= 0 else { throw failure(code) }
+        return descriptor
+    }
+
+    private static func closing(_ descriptor: Int32, _ error: NetworkError) -> NetworkError {
+        _ = close(descriptor)
+        return error
+    }
+
+    private static func failure(_ code: Int32) -> NetworkError {
+        NetworkError.file(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
     }
 }
 

@@ -25,7 +25,7 @@ extension NetworkProvider {
     ///   - endpoint: The endpoint to send.
     ///   - destination: The file to write; its folder must exist.
     ///   - resumeAttempts: How many times to resume after a dropped connection; 3 by default.
-    ///   - progress: Called as bytes arrive (they are written to the file right after, in order), on the
+    ///   - progress: Called as bytes arrive (they are written to the file later, in order), on the
     ///     thread that receives them (the transfer session's queue with a `URLSession`), not the
     ///     caller's; `nil` by default.
     /// - Returns: The file and the response.
@@ -51,7 +51,7 @@ extension NetworkProvider {
         _ endpoint: Endpoint<Response>, _ request: URLRequest, context: RequestContext, to destination: URL,
         resumeAttempts: Int, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> DownloadedFile {
-        let file = DownloadFile(destination: destination)
+        let file = DownloadFile(destination: destination, writeChunk: configuration.downloadWrites)
         var resumes = 0
         while true {
             do {
@@ -64,10 +64,13 @@ extension NetworkProvider {
                 return DownloadedFile(
                     url: destination, response: head, byteCount: byteCount, resumeCount: resumes)
             } catch {
-                await file.settle()
-                guard resumes < resumeAttempts, !Task.isCancelled, Self.mayResume(after: error),
-                    file.canResume || file.takeRestart()
-                else {
+                // Decided before waiting for the writes: a cancelled or failed download drops its backlog.
+                guard resumes < resumeAttempts, !Task.isCancelled, Self.mayResume(after: error) else {
+                    await file.discard()
+                    throw error
+                }
+                await file.beginAttempt()
+                guard file.canResume || file.takeRestart() else {
                     await file.discard()
                     throw error
                 }
@@ -101,7 +104,7 @@ extension NetworkProvider {
         { [self] request in
             try Task.checkCancellation()
             // A retry by a middleware resumes after every byte of the attempt before it is written.
-            await file.settle()
+            await file.beginAttempt()
             var request = file.request(resuming: request)
             // Ranges count bytes of the representation as sent: ask for it uncompressed, so a resumed
             // file is the same bytes whatever the server's encoding.
@@ -133,6 +136,9 @@ extension NetworkProvider {
             }
             CurrentAttempt.received(handler.counts.received)
             if let refused = sink.refusedBody { return (refused, head) }
+            // The last chunks are written after the transfer ends: a full disk shows here, not as a
+            // body cut short.
+            try await file.flush()
             // A body cut short without an error from the transport is a dropped connection.
             guard file.isComplete else { throw URLError(.networkConnectionLost) }
             return (Data(), head)
