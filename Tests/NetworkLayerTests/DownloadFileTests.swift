@@ -63,7 +63,7 @@ struct DownloadFileTests {
         try file.write(Data(count: 100_000))
         file.close()
         // When the next attempt begins
-        await file.beginAttempt()
+        _ = await file.beginAttempt()
         // Then its request asks for the bytes after all 100 KB
         let request = file.request(resuming: URLRequest(url: destination))
         #expect(request.value(forHTTPHeaderField: "Range") == "bytes=100000-")
@@ -86,12 +86,46 @@ struct DownloadFileTests {
         #expect(try Data(contentsOf: file.partURL) == Data(repeating: 7, count: 1_000))
     }
 
-    @Test func aFIFOInThePartialFilesPlaceIsRefusedWithoutBlocking() throws {
-        // Given a FIFO where the partial file goes
+    @Test func aFIFOSwappedInBeforeAResumeIsRefusedWithoutBlocking() async throws {
+        // Given 1,000 bytes written, then a FIFO (with no reader) put where the partial file was
         let file = DownloadFile(destination: destination)
+        try file.open(try head(200, ["Accept-Ranges": "bytes", "ETag": "\"v1\"", "Content-Length": "2000"]))
+        try file.write(Data(repeating: 1, count: 1_000))
+        try await file.finishWriting()
+        try FileManager.default.removeItem(at: file.partURL)
         try #require(mkfifo(file.partURL.path, 0o600) == 0)
-        // When the head arrives, Then opening fails instead of waiting for a reader
-        #expect(throws: NetworkError.self) { try file.open(try head()) }
+        // When the rest arrives as a 206, Then opening refuses it at once and the next attempt starts over
+        #expect(throws: NetworkError.self) {
+            try file.open(try head(206, ["Content-Range": "bytes 1000-1999/2000"]))
+        }
+        #expect(file.takeRestart())
+    }
+
+    @Test func aFirstAnswerOf206FromByteZeroStartsTheFile() async throws {
+        // Given a new download answered with a 206 for the whole body (as some servers do)
+        let file = DownloadFile(destination: destination)
+        // When
+        try file.open(try head(206, ["Content-Range": "bytes 0-999/1000"]))
+        try file.write(Data(repeating: 3, count: 1_000))
+        try await file.finishWriting()
+        try file.move(to: destination)
+        // Then the body is the file
+        #expect(file.isComplete)
+        #expect(try Data(contentsOf: destination) == Data(repeating: 3, count: 1_000))
+    }
+
+    @Test func discardingLeavesAFileSwappedInUnderThePartialName() async throws {
+        // Given a partial file replaced by another file
+        let file = DownloadFile(destination: destination)
+        try file.open(try head())
+        try await file.finishWriting()
+        let other = folder.appendingPathComponent("other.bin")
+        try Data("mine".utf8).write(to: other)
+        try #require(rename(other.path, file.partURL.path) == 0)
+        // When the download is discarded
+        await file.discard()
+        // Then the file that is not the download's stays
+        #expect(try Data(contentsOf: file.partURL) == Data("mine".utf8))
     }
 
     @Test func aResumedAttemptDropsBytesPastWhatWasCounted() async throws {

@@ -95,11 +95,15 @@ final class DownloadFile: Sendable {
         return request
     }
 
-    /// Waits for every write of the attempts before and forgets their failure, which they reported.
-    func beginAttempt() async {
+    /// Waits for every write of the attempts before and clears their failure, returning it: a write that
+    /// failed while its transfer ended another way (a timeout) is reported here, not resumed into.
+    func beginAttempt() async -> NetworkError? {
         await onWriter {
             self.drain()
-            self.state.withLock { $0.writeError = nil }
+            return self.state.withLock { state in
+                defer { state.writeError = nil }
+                return state.writeError
+            }
         }
     }
 
@@ -119,11 +123,13 @@ final class DownloadFile: Sendable {
             // A download already given up creates no file.
             guard !state.isDiscarded else { throw CancellationError() }
             state.writeError = nil
-            if head.statusCode == 206 {
+            let range = head.statusCode == 206 ? ContentRange(headers.value(named: "Content-Range")) : nil
+            // A 206 from byte 0 of a download with nothing written is a first answer, not a resumed one.
+            let resumes = head.statusCode == 206 && !(state.written == 0 && range?.first == 0)
+            if resumes {
                 // Not the bytes asked for, or a file that is no longer the one written: start over.
-                guard let range = ContentRange(headers.value(named: "Content-Range")),
-                    range.first == state.written, let identity = state.identity,
-                    let descriptor = try? FileCalls.reopen(partURL, as: identity, keeping: state.written)
+                guard let range, range.first == state.written, let identity = state.identity,
+                    let descriptor = try Self.reopened(partURL, as: identity, keeping: state.written)
                 else {
                     state.validator = nil
                     state.written = 0
@@ -134,7 +140,9 @@ final class DownloadFile: Sendable {
                 state.descriptor = descriptor
             } else {
                 state.written = 0
-                state.expectedTotal = head.expectedContentLength >= 0 ? head.expectedContentLength : nil
+                state.expectedTotal =
+                    range.map { $0.total }
+                    ?? (head.expectedContentLength >= 0 ? head.expectedContentLength : nil)
                 let etag = headers.value(named: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
                 state.validator = etag ?? headers.value(named: "Last-Modified")
                 state.acceptsRanges = headers.value(named: "Accept-Ranges")?.lowercased() == "bytes"
@@ -143,6 +151,20 @@ final class DownloadFile: Sendable {
                 let (descriptor, identity) = try FileCalls.create(partURL)
                 (state.descriptor, state.identity) = (descriptor, identity)
             }
+        }
+    }
+
+    /// The partial file opened again, or `nil` when it is gone or no longer the file written (another
+    /// file, a link, a FIFO: the download starts over); other failures (too many open files) are thrown.
+    private static func reopened(_ url: URL, as identity: FileCalls.Identity, keeping length: Int64) throws
+        -> Int32?
+    {
+        do {
+            return try FileCalls.reopen(url, as: identity, keeping: length)
+        } catch NetworkError.file(let reason as POSIXError)
+            where [.ESTALE, .ENOENT, .ENXIO, .ELOOP].contains(reason.code)
+        {
+            return nil
         }
     }
 
@@ -181,6 +203,8 @@ final class DownloadFile: Sendable {
             for chunk in chunks {
                 let failure = writeChunk(chunk, descriptor)
                 let stop = state.withLock { state -> Bool in
+                    // Discarded while this batch was written: the rest is not worth writing.
+                    if state.isDiscarded { return true }
                     state.queuedBytes -= Int64(chunk.count)
                     if let failure {
                         state.writeError = state.writeError ?? failure
@@ -228,7 +252,12 @@ final class DownloadFile: Sendable {
     func close() {
         writer.async {
             self.drain()
-            _ = self.state.withLock { FileCalls.closeFile(&$0.descriptor) }
+            self.state.withLock { state in
+                // A deferred failure (a network file system) shows when the file is closed.
+                if let failure = FileCalls.closeFile(&state.descriptor) {
+                    state.writeError = state.writeError ?? failure
+                }
+            }
         }
     }
 
@@ -253,11 +282,14 @@ final class DownloadFile: Sendable {
     /// Drops the chunks not yet written and removes the partial file (only if it is still the one this
     /// download created); later attempts to open it fail.
     func discard() async {
+        // At once, not after the writes queued before: a cancelled download does not wait for its backlog.
+        state.withLock { state in
+            state.isDiscarded = true
+            state.queued = []
+            state.queuedBytes = 0
+        }
         let identity = await onWriter {
             self.state.withLock { state in
-                state.isDiscarded = true
-                state.queued = []
-                state.queuedBytes = 0
                 FileCalls.closeFile(&state.descriptor)
                 return state.identity
             }

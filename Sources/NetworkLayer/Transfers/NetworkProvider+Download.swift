@@ -69,7 +69,11 @@ extension NetworkProvider {
                     await file.discard()
                     throw error
                 }
-                await file.beginAttempt()
+                // A write that failed as the transfer ended another way is the error to report.
+                if let failedWrite = await file.beginAttempt() {
+                    await file.discard()
+                    throw failedWrite
+                }
                 guard file.canResume || file.takeRestart() else {
                     await file.discard()
                     throw error
@@ -103,8 +107,9 @@ extension NetworkProvider {
     ) -> NetworkMiddleware.Next {
         { [self] request in
             try Task.checkCancellation()
-            // A retry by a middleware resumes after every byte of the attempt before it is written.
-            await file.beginAttempt()
+            // A retry by a middleware resumes after every byte of the attempt before it is written, and
+            // not into a disk that refused them.
+            if let failedWrite = await file.beginAttempt() { throw failedWrite }
             var request = file.request(resuming: request)
             // Ranges count bytes of the representation as sent: ask for it uncompressed, so a resumed
             // file is the same bytes whatever the server's encoding.
