@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The system calls the download's file needs, with errors as ``NetworkError/file(_:)``.
+enum FileCalls {
+    /// A file's device and inode.
+    struct Identity: Sendable, Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ status: stat) {
+            device = UInt64(truncatingIfNeeded: status.st_dev)
+            inode = UInt64(truncatingIfNeeded: status.st_ino)
+        }
+    }
+
+    private static let flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+
+    /// Creates the file at `url`, which must not exist (a link or a FIFO put there is refused, without
+    /// blocking), with the permissions the process's umask gives a new file.
+    static func create(_ url: URL) throws -> (Int32, Identity) {
+        let descriptor = try openDescriptor(url, flags | O_CREAT | O_EXCL)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw closing(descriptor, failure(errno)) }
+        return (descriptor, Identity(status))
+    }
+
+    /// Opens the file at `url` again for appending after its first `length` bytes, dropping any bytes
+    /// past them (a write that failed halfway), if it is still `identity`, a regular file with one link
+    /// and at least `length` bytes.
+    static func reopen(_ url: URL, as identity: Identity, keeping length: Int64) throws -> Int32 {
+        let descriptor = try openDescriptor(url, flags)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw closing(descriptor, failure(errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1, Identity(status) == identity,
+            Int64(status.st_size) >= length
+        else { throw closing(descriptor, NetworkError.file(POSIXError(.ESTALE))) }
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw closing(descriptor, failure(errno)) }
+        return descriptor
+    }
+
+    /// Whether the entry at `url` (not following a link) is still the file `identity`.
+    static func isStill(_ url: URL, _ identity: Identity) -> Bool {
+        var status = stat()
+        let found = url.withUnsafeFileSystemRepresentation { path in path.map { lstat($0, &status) } ?? -1 }
+        return found == 0 && Identity(status) == identity
+    }
+
+    /// Removes the entry at `url` if it is still the file `identity`.
+    static func remove(_ url: URL, ifStill identity: Identity) {
+        guard isStill(url, identity) else { return }
+        _ = url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } }
+    }
+
+    /// Closes `descriptor` (when open) and marks it closed; returns the close's failure.
+    @discardableResult
+    static func closeFile(_ descriptor: inout Int32) -> NetworkError? {
+        guard descriptor >= 0 else { return nil }
+        defer { descriptor = -1 }
+        return close(descriptor) == 0 ? nil : failure(errno)
+    }
+
+    /// Writes all of `data`, retrying short writes and interruptions; returns the failure.
+    static func writeAll(_ data: Data, to descriptor: Int32) -> NetworkError? {
+        data.withUnsafeBytes { buffer -> NetworkError? in
+            guard var next = buffer.baseAddress else { return nil }
+            var left = buffer.count
+            while left > 0 {
+                let count = write(descriptor, next, left)
+                if count < 0 {
+                    let code = errno
+                    if code == EINTR { continue }
+                    return failure(code)
+                }
+                // Nothing written and no error: never loop on it.
+                guard count > 0 else { return failure(EIO) }
+                next += count
+                left -= count
+            }
+            return nil
+        }
+    }
+
+    private static func openDescriptor(_ url: URL, _ flags: Int32) throws -> Int32 {
+        let (descriptor, code) = url.withUnsafeFileSystemRepresentation { path -> (Int32, Int32) in
+            guard let path else { return (-1, ENOENT) }
+            let descriptor = open(path, flags, 0o666)
+            return (descriptor, errno)
+        }
+        guard descriptor >= 0 else { throw failure(code) }
+        return descriptor
+    }
+
+    private static func closing(_ descriptor: Int32, _ error: NetworkError) -> NetworkError {
+        _ = close(descriptor)
+        return error
+    }
+
+    private static func failure(_ code: Int32) -> NetworkError {
+        NetworkError.file(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))
+    }
+}
