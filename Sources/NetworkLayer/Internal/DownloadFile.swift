@@ -13,7 +13,13 @@ import Foundation
 #endif
 
 /// The partial file of one download, shared by its attempts: what has been written, and whether the
-/// server lets the rest be asked for (`Accept-Ranges: bytes` and a validator for `If-Range`).
+/// server lets the rest be asked for (`Accept-Ranges: bytes`, or a `206` answer, and a validator for
+/// `If-Range`).
+///
+/// A download may ask for its body in windows (`Range: bytes=first-last`), one request after another:
+/// FoundationNetworking's data tasks have no flow control, so a window bounds what can wait in memory
+/// when the disk is slower than the network. A window that continues the file (a `206` from the byte
+/// after the last one received) keeps writing to the open file, without waiting for the writes before.
 ///
 /// Chunks are written on a serial queue of the file's own, not on the transfer session's delegate queue
 /// that hands them over, which only waits for the file to be opened, once per response. The descriptor
@@ -37,11 +43,22 @@ final class DownloadFile: Sendable {
         var acceptsRanges = false
         var restartsFromScratch = false
         var isDiscarded = false
+        /// A close was asked for and has not run yet: the file is not continued into.
+        var isClosing = false
+        /// The end (exclusive) of the bytes the last request asked for, when it asked for a window.
+        var askedEnd: Int64?
+        /// The end (exclusive) of the bytes the last `206` answer carries; `nil` after a `200`.
+        var answerEnd: Int64?
+        /// The server answered a window unusably (a `416`, a `206` for other bytes): no more windows.
+        var windowsRefused = false
+
+        /// Bytes written or about to be: where the file ends once the writer is done.
+        var received: Int64 { written + queuedBytes }
 
         /// Where a resumed attempt starts and the validator it sends, when the server allows ranges.
         var resumePoint: (offset: Int64, validator: String)? {
-            guard written > 0, acceptsRanges, let validator else { return nil }
-            return (written, validator)
+            guard received > 0, acceptsRanges, let validator else { return nil }
+            return (received, validator)
         }
     }
 
@@ -85,14 +102,86 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// `request`, asking for the missing bytes when the download can resume (call after
-    /// ``beginAttempt()``).
-    func request(resuming request: URLRequest) -> URLRequest {
-        guard let point = state.withLock({ $0.resumePoint }) else { return request }
+    /// `request`, asking for the missing bytes when the download can resume, and for no more than
+    /// `window` bytes of them when given: the first window of a download not begun, the next window
+    /// of one the server answers in ranges. A download whose total is unknown asks for the rest after
+    /// its first window, and one whose server refused a window asks for the whole rest.
+    func request(resuming request: URLRequest, window: Int64? = nil) -> URLRequest {
+        let asked = state.withLock { state -> (range: String, validator: String?)? in
+            let window = state.windowsRefused ? nil : window.flatMap { $0 > 0 ? $0 : nil }
+            let start: Int64
+            let validator: String?
+            if let point = state.resumePoint {
+                (start, validator) = (point.offset, point.validator)
+            } else if state.received == 0, window != nil {
+                (start, validator) = (0, nil)
+            } else {
+                state.askedEnd = nil
+                return nil
+            }
+            let end = window.flatMap { window -> Int64? in
+                guard start == 0 || state.expectedTotal != nil else { return nil }
+                let (end, overflow) = start.addingReportingOverflow(window)
+                return overflow ? nil : end
+            }
+            state.askedEnd = end
+            return ("bytes=\(start)-" + (end.map { String($0 - 1) } ?? ""), validator)
+        }
+        guard let asked else { return request }
         var request = request
-        request.setValue("bytes=\(point.offset)-", forHTTPHeaderField: "Range")
-        request.setValue(point.validator, forHTTPHeaderField: "If-Range")
+        request.setValue(asked.range, forHTTPHeaderField: "Range")
+        if let validator = asked.validator { request.setValue(validator, forHTTPHeaderField: "If-Range") }
         return request
+    }
+
+    /// Whether the last request asked for the first window (a `416` to it means an empty body, or a
+    /// server that will not serve ranges: ``refuseWindows()``).
+    var askedForFirstWindow: Bool {
+        state.withLock { $0.askedEnd != nil && $0.received == 0 }
+    }
+
+    /// Asks for the whole rest from now on.
+    func refuseWindows() {
+        state.withLock { $0.windowsRefused = true }
+    }
+
+    /// What the bytes of a transfer that ended without an error amount to.
+    enum TransferEnding: Equatable {
+        /// Every byte of the body has arrived.
+        case complete
+        /// The window asked for has arrived, and more is to be asked for.
+        case windowDone
+        /// The body stopped short of what was announced: a dropped connection.
+        case cutShort
+    }
+
+    /// What the transfer that just ended without an error delivered.
+    var ending: TransferEnding {
+        state.withLock { state in
+            let received = state.received
+            if let total = state.expectedTotal {
+                if received >= total { return .complete }
+                return received == state.answerEnd ? .windowDone : .cutShort
+            }
+            if let asked = state.askedEnd, state.answerEnd == asked, received == asked { return .windowDone }
+            return .complete
+        }
+    }
+
+    /// Waits until no more than `limit` bytes wait for the writer (all of them are written when more
+    /// do), then throws the error of a write that failed: what keeps a windowed download's memory
+    /// bounded when the disk is slower than the network.
+    func settle(keepingAtMost limit: Int64) async throws {
+        let error: NetworkError?
+        if state.withLock({ $0.queuedBytes > limit && $0.writeError == nil }) {
+            error = await onWriter {
+                self.drain()
+                return self.state.withLock { $0.writeError }
+            }
+        } else {
+            error = state.withLock { $0.writeError }
+        }
+        if let error { throw error }
     }
 
     /// Waits for every write of the attempts before and clears their failure, returning it: a write that
@@ -108,22 +197,42 @@ final class DownloadFile: Sendable {
     }
 
     /// Prepares the file for a successful head: appends after a matching `206`, starts over otherwise.
-    /// Every chunk already handed over is written first, to the file it was meant for.
+    /// A `206` that continues the open file is appended at once; otherwise every chunk already handed
+    /// over is written first, to the file it was meant for, and the file is opened again.
     func open(_ head: HTTPURLResponse) throws {
+        let range =
+            head.statusCode == 206 ? ContentRange(head.headerFields.value(named: "Content-Range")) : nil
+        if let range, try continues(with: range) { return }
         try writer.sync {
             drain()
-            try openNow(head)
+            try openNow(head, range: range)
         }
     }
 
-    private func openNow(_ head: HTTPURLResponse) throws {
+    /// Whether `range` continues the file still open, without a gap or an overlap; then it is taken as
+    /// the current answer.
+    private func continues(with range: ContentRange) throws -> Bool {
+        try state.withLock { state in
+            guard !state.isDiscarded else { throw CancellationError() }
+            if let error = state.writeError { throw error }
+            guard state.descriptor >= 0, !state.isClosing, state.received > 0, range.first == state.received,
+                range.total == state.expectedTotal
+            else { return false }
+            state.answerEnd = range.last + 1
+            return true
+        }
+    }
+
+    private func openNow(_ head: HTTPURLResponse, range: ContentRange?) throws {
         let headers = head.headerFields
         try state.withLock { state in
             FileCalls.closeFile(&state.descriptor)
+            state.isClosing = false
             // A download already given up creates no file.
             guard !state.isDiscarded else { throw CancellationError() }
-            state.writeError = nil
-            let range = head.statusCode == 206 ? ContentRange(headers.value(named: "Content-Range")) : nil
+            // A write that failed is reported, never written past.
+            if let error = state.writeError { throw error }
+            state.answerEnd = range.map { $0.last + 1 }
             // A 206 from byte 0 of a download with nothing written is a first answer, not a resumed one.
             let resumes = head.statusCode == 206 && !(state.written == 0 && range?.first == 0)
             if resumes {
@@ -134,6 +243,7 @@ final class DownloadFile: Sendable {
                     state.validator = nil
                     state.written = 0
                     state.restartsFromScratch = true
+                    state.windowsRefused = true
                     throw NetworkError.transport(URLError(.cannotParseResponse))
                 }
                 state.expectedTotal = range.total
@@ -145,7 +255,8 @@ final class DownloadFile: Sendable {
                     ?? (head.expectedContentLength >= 0 ? head.expectedContentLength : nil)
                 let etag = headers.value(named: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
                 state.validator = etag ?? headers.value(named: "Last-Modified")
-                state.acceptsRanges = headers.value(named: "Accept-Ranges")?.lowercased() == "bytes"
+                state.acceptsRanges =
+                    range != nil || headers.value(named: "Accept-Ranges")?.lowercased() == "bytes"
                 if let identity = state.identity { FileCalls.remove(partURL, ifStill: identity) }
                 state.identity = nil
                 let (descriptor, identity) = try FileCalls.create(partURL)
@@ -248,8 +359,10 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// Closes the file once the writes before it are done (the partial file stays for a resume).
+    /// Closes the file once the writes before it are done (the partial file stays for a resume); from
+    /// now on, an answer opens it again instead of continuing it.
     func close() {
+        state.withLock { $0.isClosing = true }
         writer.async {
             self.drain()
             self.state.withLock { state in
@@ -264,7 +377,7 @@ final class DownloadFile: Sendable {
     /// Whether every byte the server announced has arrived.
     var isComplete: Bool {
         state.withLock { state in
-            state.expectedTotal.map { state.written + state.queuedBytes >= $0 } ?? true
+            state.expectedTotal.map { state.received >= $0 } ?? true
         }
     }
 
@@ -274,9 +387,7 @@ final class DownloadFile: Sendable {
         guard let identity = state.withLock({ $0.identity }), FileCalls.isStill(partURL, identity) else {
             throw NetworkError.file(POSIXError(.ENOENT))
         }
-        guard rename(partURL.path, destination.path) == 0 else {
-            throw NetworkError.file(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
-        }
+        try FileCalls.replace(destination, with: partURL)
     }
 
     /// Drops the chunks not yet written and removes the partial file (only if it is still the one this

@@ -59,6 +59,51 @@ enum FileCalls {
         _ = url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } }
     }
 
+    /// Puts the file at `source` in `destination`'s place in one step: the destination is never
+    /// missing, and holds the old file or the new one.
+    ///
+    /// A regular file already there is swapped out (`renameat2` with `RENAME_EXCHANGE`, where the
+    /// system has it) and then removed from `source`'s name, instead of being renamed over: ext4
+    /// (`auto_da_alloc`) makes a rename over an existing file allocate the new file's blocks first,
+    /// which measured 35–60 ms more than the swap for a freshly written 200 MB file. Elsewhere, and
+    /// when the swap is refused (a file system without it), a plain `rename(2)`.
+    static func replace(_ destination: URL, with source: URL) throws {
+        try destination.withUnsafeFileSystemRepresentation { target in
+            try source.withUnsafeFileSystemRepresentation { moved in
+                guard let target, let moved else { throw NetworkError.file(POSIXError(.ENOENT)) }
+                var status = stat()
+                if lstat(target, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                    let exchange = Exchange.function, exchange(AT_FDCWD, moved, AT_FDCWD, target, 2) == 0
+                {
+                    // `moved` now names the old file, if nothing swapped it meanwhile.
+                    remove(source, ifStill: Identity(status))
+                    return
+                }
+                guard rename(moved, target) == 0 else { throw failure(errno) }
+            }
+        }
+    }
+
+    /// Whether ``replace(_:with:)`` can swap a file out rather than rename over it.
+    static var swapsFiles: Bool { Exchange.function != nil }
+
+    /// `renameat2(2)`, looked up at run time: Glibc's Swift module does not declare it.
+    private enum Exchange {
+        typealias Function =
+            @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+        static let function: Function? = {
+            #if os(Linux)
+                guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "renameat2") else {
+                    return nil
+                }
+                return unsafeBitCast(symbol, to: Function.self)
+            #else
+                return nil
+            #endif
+        }()
+    }
+
     /// Closes `descriptor` (when open) and marks it closed; returns the close's failure.
     @discardableResult
     static func closeFile(_ descriptor: inout Int32) -> NetworkError? {

@@ -49,16 +49,19 @@ final class TransferHandler: Sendable {
     private let startedAt: UInt64
     private let deadlines: DeadlineTimer
 
+    /// - Parameters:
+    ///   - startedAt: Where the total deadline counts from (the attempt's start, when it is made of
+    ///     several transfers); now by default.
     init(
         sink: any TransferSink, idleTimeout: Duration, deadline: Duration?, deadlines: DeadlineTimer,
-        progress: Progress?
+        startedAt: UInt64? = nil, progress: Progress?
     ) {
         let now = DeadlineTimer.now
         self.sink = sink
         self.progress = progress
         self.idleTimeout = idleTimeout
         self.deadline = deadline
-        self.startedAt = now
+        self.startedAt = startedAt ?? now
         self.deadlines = deadlines
         state = Locked(State(lastActivity: now))
     }
@@ -79,7 +82,8 @@ final class TransferHandler: Sendable {
             task.cancel()
             return
         }
-        let first = nextDue(lastActivity: startedAt)
+        // The idle clock starts with the transfer; the total deadline may have started before it.
+        let first = nextDue(lastActivity: state.withLock { $0.lastActivity })
         let watch = deadlines.watch(until: first) { [weak self] now in self?.checkTimeouts(at: now) }
         let cancelWatch = state.withLock { state -> Bool in
             state.watch = watch

@@ -99,8 +99,8 @@ extension NetworkProvider {
         }
     }
 
-    /// One attempt: the request (resuming when it can) and its body written into `file`; a refused
-    /// status's body is kept in memory instead, for the error.
+    /// One attempt: the request (resuming when it can) and its body written into `file`, in windows
+    /// through a `URLSession`; a refused status's body is kept in memory instead, for the error.
     private func downloadTransport<Response>(
         for endpoint: Endpoint<Response>, into file: DownloadFile,
         progress: (@Sendable (TransferProgress) -> Void)?
@@ -110,14 +110,16 @@ extension NetworkProvider {
             // A retry by a middleware resumes after every byte of the attempt before it is written, and
             // not into a disk that refused them.
             if let failedWrite = await file.beginAttempt() { throw failedWrite }
-            var request = file.request(resuming: request)
+            var request = request
             // Ranges count bytes of the representation as sent: ask for it uncompressed, so a resumed
             // file is the same bytes whatever the server's encoding.
             if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
                 request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
             }
-            let sink = DownloadSink(file: file, accepts: endpoint.acceptableStatusCodes, progress: progress)
             guard let urlSession = session as? URLSession else {
+                request = file.request(resuming: request)
+                let sink = DownloadSink(
+                    file: file, accepts: endpoint.acceptableStatusCodes, progress: progress)
                 let (data, head) = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
                 try sink.open(head)
                 do {
@@ -128,25 +130,59 @@ extension NetworkProvider {
                 sink.close(nil)
                 return (sink.refusedBody ?? Data(), head)
             }
+            return try await downloadWindows(
+                request, of: endpoint, on: transfers(for: urlSession), into: file, progress: progress)
+        }
+    }
+
+    /// Asks for `file`'s missing bytes, a window at a time, until the body is complete, a window is
+    /// refused or the transfer fails; returns the first answer's head (and a refused body).
+    private func downloadWindows<Response>(
+        _ request: URLRequest, of endpoint: Endpoint<Response>, on transfers: TransferSession,
+        into file: DownloadFile, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> (Data, HTTPURLResponse) {
+        let window = configuration.downloadWindow.map { Int64($0) }
+        let attemptStart = DeadlineTimer.now
+        var first: HTTPURLResponse?
+        var received: Int64 = 0
+        defer { CurrentAttempt.received(received) }
+        while true {
+            try Task.checkCancellation()
+            let sink = DownloadSink(file: file, accepts: endpoint.acceptableStatusCodes, progress: progress)
             let handler = TransferHandler(
                 sink: sink, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
-                deadlines: configuration.deadlines, progress: nil)
-            transfers(for: urlSession).start(request, handler: handler)
+                deadlines: configuration.deadlines, startedAt: attemptStart, progress: nil)
+            transfers.start(file.request(resuming: request, window: window), handler: handler)
             let head = try await handler.head()
-            CurrentAttempt.responseStarted()
+            if first == nil { CurrentAttempt.responseStarted() }
             do {
                 try await handler.end()
             } catch is RefusedBodyKept {
                 // The refused body's first MiB is kept; the rest is not worth receiving.
             }
-            CurrentAttempt.received(handler.counts.received)
-            if let refused = sink.refusedBody { return (refused, head) }
-            // The last chunks are written after the transfer ends: a full disk shows here, not as a
-            // body cut short.
-            try await file.flush()
-            // A body cut short without an error from the transport is a dropped connection.
-            guard file.isComplete else { throw URLError(.networkConnectionLost) }
-            return (Data(), head)
+            received += handler.counts.received
+            if let refused = sink.refusedBody {
+                // A first window refused as unsatisfiable: an empty body, or ranges not served.
+                if head.statusCode == 416, file.askedForFirstWindow {
+                    file.refuseWindows()
+                    continue
+                }
+                return (refused, head)
+            }
+            first = first ?? head
+            switch file.ending {
+            case .windowDone:
+                // At most one window waits for the disk while the next arrives.
+                try await file.settle(keepingAtMost: window ?? 0)
+            case .complete:
+                // The last chunks are written after the transfer ends: a full disk shows here, not as
+                // a body cut short.
+                try await file.flush()
+                return (Data(), first ?? head)
+            case .cutShort:
+                // A body cut short without an error from the transport is a dropped connection.
+                throw URLError(.networkConnectionLost)
+            }
         }
     }
 }
@@ -193,7 +229,9 @@ private final class DownloadSink: TransferSink, Sendable {
         progress?(file.progress)
     }
 
+    /// A transfer that failed closes the file (a resume opens it again, checked); one that ended
+    /// well leaves it open for the next window, or for ``DownloadFile/finishWriting()``.
     func close(_ error: (any Error)?) {
-        file.close()
+        if error != nil { file.close() }
     }
 }

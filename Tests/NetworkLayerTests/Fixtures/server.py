@@ -12,7 +12,7 @@ Routes:
   GET  /flaky?id=&failures=&retryAfter=   503 (with Retry-After) for the first `failures` calls per id, then 200
   GET  /slow?ms=                  answers after `ms` milliseconds
   GET  /hang                      never answers (until the client goes away, at most 60 s)
-  GET  /large?bytes=              a body of that many bytes
+  GET  /large?bytes=              a body of that many bytes ("x"), honouring `Range` like /ranged
   GET  /redirect                  302 to /json
   GET  /redirect-to?url=          302 to that URL (another origin, in the redirect tests)
   GET  /hits?path=                how many requests a path has received
@@ -22,10 +22,15 @@ Routes:
                                   pieces that split lines and terminators
   GET  /trickle?chunks=&intervalMs=&stallAfter=&id=   chunked 1 KiB pieces every `intervalMs`; after
                                   `stallAfter` pieces (if given) it goes quiet until the client leaves
-  GET  /ranged?bytes=&dropAfter=&id=&badRange=   `bytes` bytes (byte i is i % 251) with an ETag,
-                                  honouring `Range: bytes=N-` (206) when `If-Range` matches; the first
+  GET  /ranged?bytes=&dropAfter=&id=&badRange=&noRanges=&noValidator=&delayMs=   `bytes` bytes (byte i is
+                                  i % 251) with an ETag, honouring `Range: bytes=N-` and `bytes=N-M`
+                                  (206; 416 past the end) unless an `If-Range` differs; the first
                                   request per id closes the connection after `dropAfter` bytes; with
-                                  badRange=1 the first range request gets a 206 for the wrong bytes
+                                  badRange=1 the second request gets a 206 for the wrong bytes; with
+                                  noRanges=1 every answer is a 200 of the whole body; with
+                                  noValidator=1 no ETag is sent; delayMs waits between head and body
+  GET  /ranged-log?id=            {"ranges": the Range header of each /ranged request with that id,
+                                  "" when it had none}
   POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
   GET  /closed?id=                whether the /trickle connection with that id was closed by the client
                                   (1) or is still open (0); -1 before it starts
@@ -41,6 +46,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 hits = {}
 flaky_calls = {}
 ranged_calls = {}
+ranged_log = {}
 closed = {}
 lock = threading.Lock()
 
@@ -169,7 +175,7 @@ class Handler(BaseHTTPRequestHandler):
                 pass
             self.close_connection = True
         elif path == "/large":
-            self.send_body(200, b"x" * int(query.get("bytes", "0")), content_type="application/octet-stream")
+            self.ranged(query, body=lambda start, end: b"x" * (end - start), tag="large")
         elif path == "/redirect":
             self.send_body(302, b"", headers={"Location": "/json"})
         elif path == "/redirect-to":
@@ -208,6 +214,10 @@ class Handler(BaseHTTPRequestHandler):
                 closed[query.get("id", "")] = 1
         elif path == "/ranged":
             self.ranged(query)
+        elif path == "/ranged-log":
+            with lock:
+                ranges = list(ranged_log.get(query.get("id", ""), []))
+            self.send_json(200, {"ranges": ranges})
         elif path == "/closed":
             with lock:
                 value = closed.get(query.get("id", ""), -1)
@@ -228,42 +238,65 @@ def ranged_body(start, end):
     return PATTERN[offset:offset + end - start]
 
 
-def handle_ranged(handler, query):
+def requested_range(header, total):
+    """(first, last) asked for by `Range: bytes=first-[last]`, clamped to the body; None for no range or
+    one this server does not read; "unsatisfiable" when it starts past the end."""
+    if not header or not header.startswith("bytes=") or "," in header:
+        return None
+    first_text, _, last_text = header[len("bytes="):].partition("-")
+    if not first_text.isdigit() or (last_text and not last_text.isdigit()):
+        return None
+    first = int(first_text)
+    last = min(int(last_text), total - 1) if last_text else total - 1
+    if first >= total:
+        return "unsatisfiable"
+    if last < first:
+        return None
+    return first, last
+
+
+def handle_ranged(handler, query, body=ranged_body, tag="v1"):
     total = int(query.get("bytes", "0"))
     key = query.get("id", "")
+    range_header = handler.headers.get("Range")
     with lock:
         ranged_calls[key] = ranged_calls.get(key, 0) + 1
-        first_call = ranged_calls[key] == 1
-    etag = '"v1-%d"' % total
-    start = 0
-    range_header = handler.headers.get("Range")
-    if range_header and range_header.startswith("bytes=") and handler.headers.get("If-Range") == etag:
-        start = int(range_header[len("bytes="):].split("-")[0])
-    headers = {"ETag": etag, "Accept-Ranges": "bytes"}
-    if start > 0 and query.get("badRange") == "1" and ranged_calls[key] == 2:
-        start = 0  # the wrong bytes: from the start, labelled as such
-        handler.send_response(206)
-        headers["Content-Range"] = "bytes 0-%d/%d" % (total - 1, total)
-    elif start > 0:
-        handler.send_response(206)
-        headers["Content-Range"] = "bytes %d-%d/%d" % (start, total - 1, total)
-    else:
-        handler.send_response(200)
+        call = ranged_calls[key]
+        ranged_log.setdefault(key, []).append(range_header or "")
+    etag = '"%s-%d"' % (tag, total)
+    headers = {"Accept-Ranges": "bytes"}
+    if query.get("noValidator") != "1":
+        headers["ETag"] = etag
+    if_range = handler.headers.get("If-Range")
+    asked = None
+    if query.get("noRanges") != "1" and (if_range is None or if_range == headers.get("ETag")):
+        asked = requested_range(range_header, total)
+    if asked == "unsatisfiable":
+        headers["Content-Range"] = "bytes */%d" % total
+        handler.send_body(416, b"", content_type="application/octet-stream", headers=headers)
+        return
+    first, last = asked if asked else (0, total - 1)
+    if asked and first > 0 and query.get("badRange") == "1" and call == 2:
+        first, last = 0, total - 1  # the wrong bytes: from the start, labelled as such
+    handler.send_response(206 if asked else 200)
+    if asked:
+        headers["Content-Range"] = "bytes %d-%d/%d" % (first, last, total)
     handler.send_header("Content-Type", "application/octet-stream")
-    handler.send_header("Content-Length", str(total - start))
+    handler.send_header("Content-Length", str(last + 1 - first))
     for name, value in headers.items():
         handler.send_header(name, value)
     handler.end_headers()
-    drop_after = int(query.get("dropAfter", "-1")) if first_call else -1
-    position = start
-    while position < total:
-        end = min(total, position + 65536)
+    time.sleep(int(query.get("delayMs", "0")) / 1000)
+    drop_after = int(query.get("dropAfter", "-1")) if call == 1 else -1
+    position, end_of_answer = first, last + 1
+    while position < end_of_answer:
+        end = min(end_of_answer, position + 65536)
         if drop_after >= 0 and end > drop_after:
-            handler.wfile.write(ranged_body(position, drop_after))
+            handler.wfile.write(body(position, drop_after))
             handler.connection.shutdown(socket.SHUT_RDWR)
             handler.close_connection = True
             return
-        handler.wfile.write(ranged_body(position, end))
+        handler.wfile.write(body(position, end))
         position = end
 
 

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A download's partial file answered in windows, on the real file system: which bytes each request
+/// asks for, what a transfer's end amounts to, and when the next window waits for the disk.
+@Suite("A download's partial file, in windows")
+struct DownloadFileWindowTests {
+    let folder: URL
+    let destination: URL
+    let request: URLRequest
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        destination = folder.appendingPathComponent("body.bin")
+        request = URLRequest(url: destination)
+    }
+
+    func partial(_ range: String, etag: String? = "\"v1\"") throws -> HTTPURLResponse {
+        var headers = ["Content-Range": range]
+        headers["ETag"] = etag
+        return try #require(
+            HTTPURLResponse(url: destination, statusCode: 206, httpVersion: "HTTP/1.1", headerFields: headers)
+        )
+    }
+
+    @Test func theFirstRequestAsksForTheFirstWindowWithoutAValidator() {
+        // Given a download not begun
+        let file = DownloadFile(destination: destination)
+        // When
+        let first = file.request(resuming: request, window: 100_000)
+        // Then
+        #expect(first.value(forHTTPHeaderField: "Range") == "bytes=0-99999")
+        #expect(first.value(forHTTPHeaderField: "If-Range") == nil)
+        #expect(file.askedForFirstWindow)
+    }
+
+    @Test func theNextWindowStartsAfterTheBytesReceivedEvenBeforeTheyAreWritten() throws {
+        // Given a first window of 100 KB received, and not yet written (less than one write batch)
+        let file = DownloadFile(destination: destination)
+        _ = file.request(resuming: request, window: 100_000)
+        try file.open(try partial("bytes 0-99999/300000"))
+        try file.write(Data(count: 100_000))
+        // When the transfer ends
+        let ending = file.ending
+        let next = file.request(resuming: request, window: 100_000)
+        // Then the window is done and the next asks for the following bytes of the same version
+        #expect(ending == .windowDone)
+        #expect(next.value(forHTTPHeaderField: "Range") == "bytes=100000-199999")
+        #expect(next.value(forHTTPHeaderField: "If-Range") == "\"v1\"")
+    }
+
+    @Test func aTransferEndingShortOfItsWindowIsCutShort() throws {
+        // Given a 100 KB window of which 50 KB arrived
+        let file = DownloadFile(destination: destination)
+        _ = file.request(resuming: request, window: 100_000)
+        try file.open(try partial("bytes 0-99999/300000"))
+        try file.write(Data(count: 50_000))
+        // When the transfer ends without an error, Then it counts as a dropped connection
+        #expect(file.ending == .cutShort)
+    }
+
+    @Test func theLastWindowCompletesTheBody() async throws {
+        // Given three windows of a 250 KB body, each answered and received in turn
+        let file = DownloadFile(destination: destination)
+        var endings: [DownloadFile.TransferEnding] = []
+        for (index, range) in [
+            "bytes 0-99999/250000", "bytes 100000-199999/250000", "bytes 200000-249999/250000",
+        ]
+        .enumerated() {
+            _ = file.request(resuming: request, window: 100_000)
+            try file.open(try partial(range))
+            try file.write(Data(repeating: UInt8(index), count: index == 2 ? 50_000 : 100_000))
+            endings.append(file.ending)
+        }
+        // When the writes finish
+        try await file.finishWriting()
+        try file.move(to: destination)
+        // Then the file is the three windows in order
+        #expect(endings == [.windowDone, .windowDone, .complete])
+        let expected =
+            Data(repeating: 0, count: 100_000) + Data(repeating: 1, count: 100_000)
+            + Data(repeating: 2, count: 50_000)
+        #expect(try Data(contentsOf: destination) == expected)
+    }
+
+    @Test func withAnUnknownTotalTheRestIsAskedForAfterTheFirstWindow() throws {
+        // Given a first window whose answer does not say the total
+        let file = DownloadFile(destination: destination)
+        _ = file.request(resuming: request, window: 100_000)
+        try file.open(try partial("bytes 0-99999/*"))
+        try file.write(Data(count: 100_000))
+        #expect(file.ending == .windowDone)
+        // When the rest is asked for and 50 KB arrive
+        let rest = file.request(resuming: request, window: 100_000)
+        try file.open(try partial("bytes 100000-149999/*"))
+        try file.write(Data(count: 50_000))
+        // Then the request was open-ended, and the body ends with its answer
+        #expect(rest.value(forHTTPHeaderField: "Range") == "bytes=100000-")
+        #expect(file.ending == .complete)
+    }
+
+    @Test func aWindowThatContinuesTheFileDoesNotWaitForTheWritesBefore() async throws {
+        // Given a disk that blocks every write until it is let go, and 600 KB of a first window handed
+        // over (more than one write batch, so the writer is blocked in the middle of a write)
+        let disk = GatedDisk()
+        let file = DownloadFile(destination: destination, writeChunk: disk.write)
+        defer { disk.letGo() }
+        _ = file.request(resuming: request, window: 600_000)
+        try file.open(try partial("bytes 0-599999/1200000"))
+        for _ in 0..<60 { try file.write(Data(repeating: 1, count: 10_000)) }
+        // When the second window's answer arrives (a watchdog lets the disk go after 20 s, so a wrong
+        // implementation fails instead of hanging)
+        let watchdog = ContinuousClock.now
+        disk.letGo(afterSeconds: 20)
+        try file.open(try partial("bytes 600000-1199999/1200000"))
+        // Then it was taken at once, while the disk still held the writes before
+        #expect(ContinuousClock.now - watchdog < .seconds(10))
+        #expect(!disk.wasLetGo)
+        for _ in 0..<60 { try file.write(Data(repeating: 2, count: 10_000)) }
+        disk.letGo()
+        try await file.finishWriting()
+        try file.move(to: destination)
+        #expect(
+            try Data(contentsOf: destination) == Data(repeating: 1, count: 600_000)
+                + Data(repeating: 2, count: 600_000))
+    }
+
+    @Test func settlingDoesNotWaitWhileNoMoreThanTheLimitWaitsForTheDisk() async throws {
+        // Given 600 KB waiting for a disk that holds every write
+        let disk = GatedDisk()
+        let file = DownloadFile(destination: destination, writeChunk: disk.write)
+        defer { disk.letGo() }
+        try file.open(try partial("bytes 0-599999/1200000"))
+        for _ in 0..<60 { try file.write(Data(repeating: 1, count: 10_000)) }
+        disk.letGo(afterSeconds: 20)
+        // When the download settles with a limit of one window of 1 MB
+        try await file.settle(keepingAtMost: 1 << 20)
+        // Then it went on while the disk still held the writes
+        #expect(!disk.wasLetGo)
+    }
+
+    @Test func settlingWaitsForEveryWriteWhenMoreThanTheLimitWaits() async throws {
+        // Given 1 MB handed to a slow disk that counts what it writes
+        let disk = GatedDisk(open: true, delay: 0.001)
+        let file = DownloadFile(destination: destination, writeChunk: disk.write)
+        try file.open(try partial("bytes 0-1048575/2097152"))
+        for _ in 0..<64 { try file.write(Data(repeating: 1, count: 16_384)) }
+        // When the download settles with a limit of 100 KB
+        try await file.settle(keepingAtMost: 100_000)
+        // Then every byte was on the disk before it went on
+        #expect(disk.bytesWritten == 1 << 20)
+    }
+
+    @Test func settlingReportsAWriteThatFailed() async throws {
+        // Given 1 MB handed to a full disk
+        let file = DownloadFile(destination: destination) { _, _ in .file(POSIXError(.ENOSPC)) }
+        try file.open(try partial("bytes 0-1048575/2097152"))
+        try file.write(Data(count: 1 << 20))
+        // When the download settles, Then the disk's error is thrown before another window is asked for
+        await #expect(throws: NetworkError.self) { try await file.settle(keepingAtMost: 0) }
+    }
+}
+
+/// A disk for the writer: every write waits until it is let go (or a delay passes), then lands for
+/// real and is counted.
+private final class GatedDisk: Sendable {
+    private let gate = Locked(false)
+    private let written = Locked<Int>(0)
+    private let opened = DispatchSemaphore(value: 0)
+    private let delay: TimeInterval
+
+    init(open: Bool = false, delay: TimeInterval = 0) {
+        self.delay = delay
+        if open { letGo() }
+    }
+
+    var wasLetGo: Bool { gate.withLock { $0 } }
+    var bytesWritten: Int { written.withLock { $0 } }
+
+    func letGo() {
+        let first = gate.withLock { open in
+            defer { open = true }
+            return !open
+        }
+        if first { opened.signal() }
+    }
+
+    func letGo(afterSeconds seconds: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { self.letGo() }
+    }
+
+    var write: @Sendable (Data, Int32) -> NetworkError? {
+        { data, descriptor in
+            if !self.wasLetGo {
+                self.opened.wait()
+                self.opened.signal()
+            }
+            if self.delay > 0 { Thread.sleep(forTimeInterval: self.delay) }
+            let failure = FileCalls.writeAll(data, to: descriptor)
+            if failure == nil { self.written.withLock { $0 += data.count } }
+            return failure
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Downloads asked for a window at a time (`Range: bytes=first-last`), from the fixture server on
+/// 127.0.0.1, which logs the `Range` header of every request it gets for a download's id.
+@Suite("Downloads in windows from a real server")
+struct DownloadWindowTests {
+    let server: TestServer
+    let group: EndpointGroup
+    let folder: URL
+
+    init() async throws {
+        server = try await TestServer.shared.value
+        group = EndpointGroup(baseURL: server.baseURL)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "windows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// A provider asking for `window` bytes per request.
+    func provider(window: Int?) -> NetworkProvider {
+        var configuration = NetworkProvider.Configuration()
+        configuration.downloadWindow = window
+        return NetworkProvider(session: URLSession(configuration: .ephemeral), configuration: configuration)
+    }
+
+    /// A download of `bytes` bytes (byte i is i % 251) with an id of its own, and that id.
+    func ranged(bytes: Int, _ options: [String: String] = [:]) -> (Endpoint<Data>, String) {
+        let id = UUID().uuidString
+        let query = options.merging(["bytes": "\(bytes)", "id": id]) { _, new in new }
+        return (group.get("ranged", query: query), id)
+    }
+
+    /// The `Range` header of each request the server got for `id` ("" for none), in order.
+    func rangesAsked(_ id: String) async throws -> [String] {
+        struct Log: Decodable { let ranges: [String] }
+        let log: Endpoint<Log> = group.get("ranged-log", query: ["id": id])
+        return try await provider(window: nil).send(log).ranges
+    }
+
+    func leftovers() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".part") }
+    }
+
+    @Test func aDownloadIsAskedForOneWindowAfterAnother() async throws {
+        // Given a 350 KB body and 100 KB windows
+        let (endpoint, id) = ranged(bytes: 350_000)
+        let destination = folder.appendingPathComponent("windows.bin")
+        let reports = Recorder<TransferProgress>()
+        // When
+        let file = try await provider(window: 100_000).download(endpoint, to: destination) {
+            reports.append($0)
+        }
+        // Then four requests asked for consecutive windows, and the file is whole
+        #expect(
+            try await rangesAsked(id) == [
+                "bytes=0-99999", "bytes=100000-199999", "bytes=200000-299999", "bytes=300000-399999",
+            ])
+        #expect(try Data(contentsOf: destination) == patterned(350_000, period: 251))
+        #expect(file.byteCount == 350_000)
+        #expect(file.resumeCount == 0)
+        #expect(file.response.statusCode == 206)
+        #expect(reports.values.last == TransferProgress(completedBytes: 350_000, expectedBytes: 350_000))
+        #expect(reports.values.allSatisfy { $0.expectedBytes == 350_000 })
+        #expect(try leftovers().isEmpty)
+    }
+
+    @Test func aDropWithinAWindowResumesFromTheLastByteReceived() async throws {
+        // Given a server that closes the first connection after 50 KB of a 100 KB window
+        let (endpoint, id) = ranged(bytes: 250_000, ["dropAfter": "50000"])
+        let destination = folder.appendingPathComponent("dropped-window.bin")
+        // When
+        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        // Then the next request starts at the first byte missing, and windows go on from there
+        #expect(
+            try await rangesAsked(id) == [
+                "bytes=0-99999", "bytes=50000-149999", "bytes=150000-249999",
+            ])
+        #expect(file.resumeCount == 1)
+        #expect(try Data(contentsOf: destination) == patterned(250_000, period: 251))
+    }
+
+    @Test func aServerThatIgnoresRangesSendsTheWholeBodyToTheFirstRequest() async throws {
+        // Given a server answering every request with a 200 of the whole body
+        let (endpoint, id) = ranged(bytes: 350_000, ["noRanges": "1"])
+        let destination = folder.appendingPathComponent("whole.bin")
+        // When
+        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        // Then one request was enough
+        #expect(try await rangesAsked(id) == ["bytes=0-99999"])
+        #expect(file.response.statusCode == 200)
+        #expect(try Data(contentsOf: destination) == patterned(350_000, period: 251))
+    }
+
+    @Test func withoutAValidatorTheRestIsAskedForWhole() async throws {
+        // Given a server that serves ranges but sends neither an ETag nor a Last-Modified, so later
+        // windows could come from another version of the file
+        let (endpoint, id) = ranged(bytes: 250_000, ["noValidator": "1"])
+        let destination = folder.appendingPathComponent("unvalidated.bin")
+        // When
+        _ = try await provider(window: 100_000).download(endpoint, to: destination)
+        // Then the second request asks for the whole body, which starts the file over
+        #expect(try await rangesAsked(id) == ["bytes=0-99999", ""])
+        #expect(try Data(contentsOf: destination) == patterned(250_000, period: 251))
+    }
+
+    @Test func anEmptyBodyRefusedAsAnUnsatisfiableRangeIsAskedForWhole() async throws {
+        // Given an empty body, whose first window the server answers with 416
+        let (endpoint, id) = ranged(bytes: 0)
+        let destination = folder.appendingPathComponent("empty.bin")
+        // When
+        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        // Then the second request asked for the whole (empty) body, and the file exists, empty
+        #expect(try await rangesAsked(id) == ["bytes=0-99999", ""])
+        #expect(file.response.statusCode == 200)
+        #expect(try Data(contentsOf: destination).isEmpty)
+    }
+
+    @Test func withoutAWindowTheBodyIsAskedForInOneRequest() async throws {
+        // Given a provider whose downloads are not windowed
+        let (endpoint, id) = ranged(bytes: 250_000)
+        let destination = folder.appendingPathComponent("one-request.bin")
+        // When
+        let file = try await provider(window: nil).download(endpoint, to: destination)
+        // Then
+        #expect(try await rangesAsked(id) == [""])
+        #expect(file.response.statusCode == 200)
+        #expect(try Data(contentsOf: destination) == patterned(250_000, period: 251))
+    }
+
+    @Test func theTotalDeadlineCoversEveryWindowOfAnAttempt() async throws {
+        // Given pieces that take 600 ms per window in all, and a deadline of 1 s for the attempt
+        let id = UUID().uuidString
+        var endpoint: Endpoint<Data> = group.get(
+            "ranged", query: ["bytes": "300000", "id": id, "delayMs": "600"])
+        endpoint.deadline = .seconds(1)
+        let destination = folder.appendingPathComponent("deadline.bin")
+        // When
+        let thrown = await error {
+            try await provider(window: 100_000).download(endpoint, to: destination, resumeAttempts: 0)
+        }
+        // Then the second window ran into the attempt's deadline, though no window took 1 s
+        guard case .timedOut = thrown as? NetworkError else {
+            Issue.record("expected a timeout, got \(String(describing: thrown))")
+            return
+        }
+        #expect(try await rangesAsked(id).count == 2)
+        #expect(try leftovers().isEmpty)
+    }
+}
