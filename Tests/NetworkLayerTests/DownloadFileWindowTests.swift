@@ -90,6 +90,19 @@ struct DownloadFileWindowTests {
         #expect(try Data(contentsOf: destination) == expected)
     }
 
+    @Test func bytesPastTheEndOfAnAnswersRangeAreRefused() async throws {
+        // Given an answer for bytes 0-99 of 300
+        let file = DownloadFile(destination: destination)
+        _ = file.request(resuming: request, window: 100)
+        try file.open(try partial("bytes 0-99/300"))
+        // When 150 bytes arrive
+        #expect(throws: NetworkError.self) { try file.write(Data(repeating: 5, count: 150)) }
+        // Then only the 100 of the range were kept, and the next request asks for what follows them
+        #expect(file.progress.completedBytes == 100)
+        let next = file.request(resuming: request, window: 100)
+        #expect(next.value(forHTTPHeaderField: "Range") == "bytes=100-199")
+    }
+
     @Test func withAnUnknownTotalTheRestIsAskedForAfterTheFirstWindow() throws {
         // Given a first window whose answer does not say the total
         let file = DownloadFile(destination: destination)

@@ -280,18 +280,27 @@ final class DownloadFile: Sendable {
     }
 
     /// Hands `data` to the writer; throws the error of an earlier write that failed (a full disk).
+    /// Bytes past the end of a `206`'s `Content-Range` are not written: the transfer fails, and a resume
+    /// asks for what follows the range.
     func write(_ data: Data) throws {
         guard !data.isEmpty else { return }
-        let startsDrain = try state.withLock { state -> Bool in
+        let (startsDrain, overruns) = try state.withLock { state -> (Bool, Bool) in
             if let error = state.writeError { throw error }
-            guard state.descriptor >= 0 else { return false }
-            state.queued.append(data)
-            state.queuedBytes += Int64(data.count)
-            guard !state.isDraining, state.queuedBytes >= Self.batchBytes else { return false }
+            guard state.descriptor >= 0 else { return (false, false) }
+            var data = data
+            let room = state.answerEnd.map { $0 - state.received } ?? Int64.max
+            let overruns = Int64(data.count) > room
+            if overruns { data = data.prefix(Int(clamping: max(0, room))) }
+            if !data.isEmpty {
+                state.queued.append(data)
+                state.queuedBytes += Int64(data.count)
+            }
+            guard !state.isDraining, state.queuedBytes >= Self.batchBytes else { return (false, overruns) }
             state.isDraining = true
-            return true
+            return (true, overruns)
         }
         if startsDrain { writer.async { self.drain() } }
+        if overruns { throw NetworkError.transport(URLError(.cannotParseResponse)) }
     }
 
     /// Writes what is queued until nothing is. After a failed write the rest is dropped, and so is a
