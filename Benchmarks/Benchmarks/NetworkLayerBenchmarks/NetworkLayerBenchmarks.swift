@@ -73,6 +73,11 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("GET sequential: URLSession") { _ in
         blackHole(try await session.data(for: request))
     }
+    // The public completion-handler API the provider sends through (a request it can time out apart
+    // from its caller): where the provider's sequential gap is not.
+    Benchmark("GET sequential: URLSession completion handler") { _ in
+        blackHole(try await completionHandlerRequest(request, on: session))
+    }
     Benchmark("GET sequential: NetworkProvider") { _ in
         blackHole(try await provider.send(endpoint))
     }
@@ -174,6 +179,19 @@ func rawDownload(_ request: URLRequest, on session: URLSession) async throws -> 
                 continuation.resume(returning: kept)
             } catch {
                 continuation.resume(throwing: error)
+            }
+        }.resume()
+    }
+}
+
+/// A raw URLSession data task with a completion handler, awaited through a continuation.
+func completionHandlerRequest(_ request: URLRequest, on session: URLSession) async throws -> Data {
+    try await withCheckedThrowingContinuation { continuation in
+        session.dataTask(with: request) { data, _, error in
+            if let data {
+                continuation.resume(returning: data)
+            } else {
+                continuation.resume(throwing: error ?? URLError(.badServerResponse))
             }
         }.resume()
     }
