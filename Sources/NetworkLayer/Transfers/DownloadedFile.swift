@@ -8,7 +8,8 @@ import Foundation
 public struct DownloadedFile: Sendable {
     /// Where the body was written: the destination the caller gave.
     public let url: URL
-    /// The response head of the attempt that completed the file (a `206` after a resume).
+    /// The first answer of the attempt that completed the file: a `206` after a resume, and from a
+    /// server that serves ranges, asked for in windows (``NetworkProvider/Configuration/downloadWindow``).
     public let response: HTTPURLResponse
     /// The file's size in bytes.
     public let byteCount: Int64

@@ -8,7 +8,9 @@ extension NetworkProvider {
     /// Sends `endpoint` and writes its body to `destination`, never holding it whole in memory.
     ///
     /// The body is written to a hidden file beside `destination` as it arrives and moved into place,
-    /// replacing any file there, once complete. When the connection drops (or goes idle past the
+    /// replacing any file there, once complete. Through a `URLSession`, it is asked for in windows of
+    /// ``Configuration/downloadWindow`` bytes (`Range`), one after another, from servers that serve
+    /// ranges, so no more than about two windows wait in memory for the disk. When the connection drops (or goes idle past the
     /// endpoint's timeout) after some bytes arrived and the server supports ranges (`Accept-Ranges:
     /// bytes` and a strong `ETag` or a `Last-Modified`), the download resumes with `Range` and `If-Range`,
     /// asking only for the missing bytes, up to `resumeAttempts` times; a server that answers `200`
