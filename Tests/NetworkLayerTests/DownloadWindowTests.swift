@@ -72,6 +72,36 @@ struct DownloadWindowTests {
         #expect(try leftovers().isEmpty)
     }
 
+    @Test func anEndpointThatAcceptsOnly200AcceptsTheWindowsPartialAnswers() async throws {
+        // Given an endpoint whose only acceptable status is 200
+        let (ranged, id) = ranged(bytes: 250_000)
+        var endpoint = ranged
+        endpoint.acceptableStatusCodes = [200]
+        let destination = folder.appendingPathComponent("strict.bin")
+        // When
+        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        // Then the 206 answers to the download's own ranges were taken as its 200
+        #expect(try await rangesAsked(id).count == 3)
+        #expect(file.response.statusCode == 206)
+        #expect(try Data(contentsOf: destination) == patterned(250_000, period: 251))
+    }
+
+    @Test func anEndpointThatRefuses200RefusesThe206Too() async throws {
+        // Given an endpoint that accepts only 204
+        var (endpoint, _) = ranged(bytes: 1_000)
+        endpoint.acceptableStatusCodes = [204]
+        let destination = folder.appendingPathComponent("refused.bin")
+        // When
+        let thrown = await error { try await provider(window: 100_000).download(endpoint, to: destination) }
+        // Then
+        guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
+            Issue.record("expected unacceptableStatus, got \(String(describing: thrown))")
+            return
+        }
+        #expect(failure.statusCode == 206)
+        #expect(try leftovers().isEmpty)
+    }
+
     @Test func aDropWithinAWindowResumesFromTheLastByteReceived() async throws {
         // Given a server that closes the first connection after 50 KB of a 100 KB window
         let (endpoint, id) = ranged(bytes: 250_000, ["dropAfter": "50000"])

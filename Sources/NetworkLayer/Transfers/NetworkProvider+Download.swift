@@ -39,6 +39,9 @@ extension NetworkProvider {
         resumeAttempts: Int = 3,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> DownloadedFile {
+        // A `206` answers the download's own `Range`: accepted wherever a `200` would be.
+        var endpoint = endpoint
+        endpoint.acceptableStatusCodes = DownloadStatusCodes(endpoint.acceptableStatusCodes)
         let request = try endpoint.makeRequest()
         let context = endpoint.context
         return try await observing(request, context: context) {
@@ -186,6 +189,20 @@ extension NetworkProvider {
                 throw URLError(.networkConnectionLost)
             }
         }
+    }
+}
+
+/// The statuses a download accepts: its endpoint's, and `206 Partial Content` wherever `200` is, since a
+/// download asks for ranges itself (windows, resumes).
+struct DownloadStatusCodes: StatusCodeSet {
+    let endpoint: any StatusCodeSet
+
+    init(_ endpoint: any StatusCodeSet) {
+        self.endpoint = endpoint
+    }
+
+    func contains(_ statusCode: Int) -> Bool {
+        endpoint.contains(statusCode) || (statusCode == 206 && endpoint.contains(200))
     }
 }
 
