@@ -110,7 +110,7 @@ struct DownloadFileTests {
         try await file.finishWriting()
         try file.move(to: destination)
         // Then the body is the file
-        #expect(file.isComplete)
+        #expect(try file.ending() == .complete)
         #expect(try Data(contentsOf: destination) == Data(repeating: 3, count: 1_000))
     }
 

@@ -239,6 +239,8 @@ struct ContentRangeTests {
         for header in [
             "bytes 200-100/1000", "bytes 0-999/999", "bytes -1-5/10", "bytes 1-99999999999999999999/*",
             "items 0-1/2", "bytes 0-1", "bytes +1-2/3", "bytes 1-2/3/4", "", "bytes ",
+            // The byte after the last would not be a number
+            "bytes 0-9223372036854775807/*",
         ] {
             #expect(ContentRange(header) == nil, "\(header)")
         }

@@ -33,9 +33,16 @@ struct FileReplacementTests {
     }
 
     #if os(Linux)
-        @Test func onLinuxAnExistingFileIsSwappedOutRatherThanRenamedOver() {
-            // renameat2 is found at run time (Glibc's Swift module does not declare it)
+        @Test func onLinuxTwoFilesCanBeSwappedInOneStep() throws {
+            // Given two files (renameat2 is found at run time: Glibc's Swift module does not declare it)
+            try Data("old".utf8).write(to: destination)
+            // When
+            let swapped = FileCalls.swap(finished, destination)
+            // Then each name holds the other's bytes: what replacing an existing file relies on
             #expect(FileCalls.swapsFiles)
+            #expect(swapped)
+            #expect(try Data(contentsOf: destination) == Data("new".utf8))
+            #expect(try Data(contentsOf: finished) == Data("old".utf8))
         }
     #endif
 

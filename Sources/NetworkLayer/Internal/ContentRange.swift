@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `Content-Range: bytes first-last/total` header, checked: digits only, no overflow, first ≤ last,
-/// last < total when the total is known.
+/// last < total when the total is known, and last + 1 a number.
 struct ContentRange: Equatable {
     let first: Int64
     let last: Int64
@@ -17,8 +17,9 @@ struct ContentRange: Equatable {
         let parts = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         let bounds = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        // `last + 1`, where the next byte starts, must be a number too.
         guard bounds.count == 2, let first = Self.number(bounds[0]), let last = Self.number(bounds[1]),
-            first <= last
+            first <= last, last < Int64.max
         else { return nil }
         let total: Int64?
         if parts[1] == "*" {

@@ -153,24 +153,50 @@ final class DownloadFile: Sendable {
         case windowDone
         /// The body stopped short of what was announced: a dropped connection.
         case cutShort
+        /// A window was answered without the body's total, so where the body ends is unknown: the
+        /// whole body is to be asked for in one request (``startOver()``).
+        case totalUnknown
     }
 
-    /// What the transfer that just ended without an error delivered.
-    var ending: TransferEnding {
-        state.withLock { state in
+    /// What the transfer that just ended without an error delivered; throws the error of a write that
+    /// failed (a full disk is reported as such, not as a body cut short).
+    func ending() throws -> TransferEnding {
+        try state.withLock { state in
+            if let error = state.writeError { throw error }
             let received = state.received
-            if let total = state.expectedTotal {
-                if received >= total { return .complete }
-                return received == state.answerEnd ? .windowDone : .cutShort
+            guard let total = state.expectedTotal else {
+                // A window's answer that does not say the total: a shorter answer could be the end of
+                // the body or not, and asking past the end is refused.
+                return state.askedEnd != nil && state.answerEnd != nil ? .totalUnknown : .complete
             }
-            if let asked = state.askedEnd, state.answerEnd == asked, received == asked { return .windowDone }
-            return .complete
+            if received >= total { return .complete }
+            return received == state.answerEnd ? .windowDone : .cutShort
         }
+    }
+
+    /// Forgets every byte received and the partial file (once the writes before are done), and asks for
+    /// the whole body in one request from now on; throws the error of a write that failed.
+    func startOver() async throws {
+        let error = await onWriter {
+            self.drain()
+            return self.state.withLock { state -> NetworkError? in
+                if let error = state.writeError { return error }
+                FileCalls.closeFile(&state.descriptor)
+                state.isClosing = false
+                if let identity = state.identity { FileCalls.remove(self.partURL, ifStill: identity) }
+                state.identity = nil
+                (state.written, state.expectedTotal, state.validator) = (0, nil, nil)
+                (state.answerEnd, state.askedEnd, state.windowsRefused) = (nil, nil, true)
+                return nil
+            }
+        }
+        if let error { throw error }
     }
 
     /// Waits until no more than `limit` bytes wait for the writer (all of them are written when more
     /// do), then throws the error of a write that failed: what keeps a windowed download's memory
-    /// bounded when the disk is slower than the network.
+    /// bounded when the disk is slower than the network. It is not cancelled with its task: it waits
+    /// for at most the writes of the windows before.
     func settle(keepingAtMost limit: Int64) async throws {
         let error: NetworkError?
         if state.withLock({ $0.queuedBytes > limit && $0.writeError == nil }) {
@@ -253,8 +279,7 @@ final class DownloadFile: Sendable {
                 state.expectedTotal =
                     range.map { $0.total }
                     ?? (head.expectedContentLength >= 0 ? head.expectedContentLength : nil)
-                let etag = headers.value(named: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
-                state.validator = etag ?? headers.value(named: "Last-Modified")
+                state.validator = Self.strongValidator(in: headers)
                 state.acceptsRanges =
                     range != nil || headers.value(named: "Accept-Ranges")?.lowercased() == "bytes"
                 if let identity = state.identity { FileCalls.remove(partURL, ifStill: identity) }
@@ -263,6 +288,19 @@ final class DownloadFile: Sendable {
                 (state.descriptor, state.identity) = (descriptor, identity)
             }
         }
+    }
+
+    /// What `If-Range` may send, as RFC 9110 (section 13.1.5) allows: a strong `ETag`, or a
+    /// `Last-Modified` at least one second before the response's `Date` (a file changed twice within
+    /// that second would keep its date); `nil` when there is neither.
+    static func strongValidator(in headers: [String: String]) -> String? {
+        if let etag = headers.value(named: "ETag"), !etag.hasPrefix("W/") { return etag }
+        guard let modified = headers.value(named: "Last-Modified"),
+            let modifiedDate = RetryAfter.httpDate(from: modified),
+            let sent = headers.value(named: "Date").flatMap({ RetryAfter.httpDate(from: $0) }),
+            sent.timeIntervalSince(modifiedDate) >= 1
+        else { return nil }
+        return modified
     }
 
     /// The partial file opened again, or `nil` when it is gone or no longer the file written (another
@@ -330,6 +368,9 @@ final class DownloadFile: Sendable {
                         state.writeError = state.writeError ?? failure
                         state.queuedBytes = 0
                         state.queued = []
+                        // Closed, so no later answer continues after the failed write's partial bytes:
+                        // one that opens the file again cuts it back to the bytes counted.
+                        FileCalls.closeFile(&state.descriptor)
                         return true
                     }
                     state.written += Int64(chunk.count)
@@ -380,13 +421,6 @@ final class DownloadFile: Sendable {
                     state.writeError = state.writeError ?? failure
                 }
             }
-        }
-    }
-
-    /// Whether every byte the server announced has arrived.
-    var isComplete: Bool {
-        state.withLock { state in
-            state.expectedTotal.map { state.received >= $0 } ?? true
         }
     }
 

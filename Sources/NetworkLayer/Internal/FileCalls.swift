@@ -59,32 +59,50 @@ enum FileCalls {
         _ = url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } }
     }
 
-    /// Puts the file at `source` in `destination`'s place in one step: the destination is never
-    /// missing, and holds the old file or the new one.
+    /// Puts the file at `source` in `destination`'s place in one step: a process looking at the
+    /// destination meanwhile finds the old file or the new one, never none.
     ///
-    /// A regular file already there is swapped out (`renameat2` with `RENAME_EXCHANGE`, where the
-    /// system has it) and then removed from `source`'s name, instead of being renamed over: ext4
-    /// (`auto_da_alloc`) makes a rename over an existing file allocate the new file's blocks first,
-    /// which measured 35–60 ms more than the swap for a freshly written 200 MB file. Elsewhere, and
-    /// when the swap is refused (a file system without it), a plain `rename(2)`.
+    /// A regular file already there is swapped out (``swap(_:_:)``) and then removed from `source`'s
+    /// name, instead of being renamed over: ext4 (`auto_da_alloc`) makes a rename over an existing file
+    /// allocate the new file's blocks first, which measured 35–60 ms more than the swap for a freshly
+    /// written 200 MB file. That allocation is also what makes a rename-over likely to leave the old or
+    /// the new file after a power loss; without it, as with removing the old file and then renaming,
+    /// the destination may be left empty then (neither is promised without `fsync`, which downloads do
+    /// not call). Elsewhere, and when the swap is refused (a file system without it), a plain
+    /// `rename(2)`.
     static func replace(_ destination: URL, with source: URL) throws {
-        try destination.withUnsafeFileSystemRepresentation { target in
-            try source.withUnsafeFileSystemRepresentation { moved in
-                guard let target, let moved else { throw NetworkError.file(POSIXError(.ENOENT)) }
-                var status = stat()
-                if lstat(target, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-                    let exchange = Exchange.function, exchange(AT_FDCWD, moved, AT_FDCWD, target, 2) == 0
-                {
-                    // `moved` now names the old file, if nothing swapped it meanwhile.
-                    remove(source, ifStill: Identity(status))
-                    return
-                }
-                guard rename(moved, target) == 0 else { throw failure(errno) }
+        var status = stat()
+        let isRegularFile =
+            destination.withUnsafeFileSystemRepresentation { path in path.map { lstat($0, &status) } ?? -1 }
+            == 0
+            && status.st_mode & S_IFMT == S_IFREG
+        if isRegularFile, swap(source, destination) {
+            // `source` now names the old file, if nothing swapped it meanwhile.
+            remove(source, ifStill: Identity(status))
+            return
+        }
+        let renamed = destination.withUnsafeFileSystemRepresentation { target in
+            source.withUnsafeFileSystemRepresentation { moved -> Int32 in
+                guard let target, let moved else { return ENOENT }
+                return rename(moved, target) == 0 ? 0 : errno
+            }
+        }
+        if renamed != 0 { throw failure(renamed) }
+    }
+
+    /// Exchanges the entries at `first` and `second` in one step (`renameat2` with
+    /// `RENAME_EXCHANGE`); `false` where the system or the file system does not have it.
+    static func swap(_ first: URL, _ second: URL) -> Bool {
+        guard let exchange = Exchange.function else { return false }
+        return first.withUnsafeFileSystemRepresentation { one in
+            second.withUnsafeFileSystemRepresentation { other in
+                guard let one, let other else { return false }
+                return exchange(AT_FDCWD, one, AT_FDCWD, other, 2) == 0
             }
         }
     }
 
-    /// Whether ``replace(_:with:)`` can swap a file out rather than rename over it.
+    /// Whether ``swap(_:_:)`` can work here at all.
     static var swapsFiles: Bool { Exchange.function != nil }
 
     /// `renameat2(2)`, looked up at run time: Glibc's Swift module does not declare it.

@@ -8,8 +8,9 @@ import Foundation
 public struct DownloadedFile: Sendable {
     /// Where the body was written: the destination the caller gave.
     public let url: URL
-    /// The first answer of the attempt that completed the file: a `206` after a resume, and from a
-    /// server that serves ranges, asked for in windows (``NetworkProvider/Configuration/downloadWindow``).
+    /// The last answer of the attempt that completed the file, the one whose version the file holds: a
+    /// `206` after a resume, or when the file was asked for in windows
+    /// (``NetworkProvider/Configuration/downloadWindow``) and its last window completed it.
     public let response: HTTPURLResponse
     /// The file's size in bytes.
     public let byteCount: Int64

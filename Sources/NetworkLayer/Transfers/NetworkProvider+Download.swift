@@ -8,9 +8,10 @@ extension NetworkProvider {
     /// Sends `endpoint` and writes its body to `destination`, never holding it whole in memory.
     ///
     /// The body is written to a hidden file beside `destination` as it arrives and moved into place,
-    /// replacing any file there, once complete. Through a `URLSession`, it is asked for in windows of
-    /// ``Configuration/downloadWindow`` bytes (`Range`), one after another, from servers that serve
-    /// ranges, so no more than about two windows wait in memory for the disk. When the connection drops (or goes idle past the
+    /// replacing any file there, once complete. A `GET` through a `URLSession` is asked for in windows
+    /// of ``Configuration/downloadWindow`` bytes (`Range`), one request after another, from servers
+    /// that serve ranges, so no more than about two windows wait in memory for the disk. When the
+    /// connection drops (or goes idle past the
     /// endpoint's timeout) after some bytes arrived and the server supports ranges (`Accept-Ranges:
     /// bytes` and a strong `ETag` or a `Last-Modified`), the download resumes with `Range` and `If-Range`,
     /// asking only for the missing bytes, up to `resumeAttempts` times; a server that answers `200`
@@ -140,15 +141,18 @@ extension NetworkProvider {
         }
     }
 
-    /// Asks for `file`'s missing bytes, a window at a time, until the body is complete, a window is
-    /// refused or the transfer fails; returns the first answer's head (and a refused body).
+    /// Asks for `file`'s missing bytes, a window at a time for a `GET`, until the body is complete, a
+    /// window is refused or the transfer fails; returns the last answer's head (and a refused body).
     private func downloadWindows<Response>(
         _ request: URLRequest, of endpoint: Endpoint<Response>, on transfers: TransferSession,
         into file: DownloadFile, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (Data, HTTPURLResponse) {
-        let window = configuration.downloadWindow.map { Int64($0) }
+        // Only a GET is asked for again and again; windows smaller than 64 KiB are raised to it.
+        let window =
+            (request.httpMethod ?? "GET").uppercased() == "GET"
+            ? configuration.downloadWindow.flatMap { $0 > 0 ? max(Int64($0), 64 << 10) : nil } : nil
         let attemptStart = DeadlineTimer.now
-        var first: HTTPURLResponse?
+        var answered = false
         var received: Int64 = 0
         defer { CurrentAttempt.received(received) }
         while true {
@@ -159,7 +163,8 @@ extension NetworkProvider {
                 deadlines: configuration.deadlines, startedAt: attemptStart, progress: nil)
             transfers.start(file.request(resuming: request, window: window), handler: handler)
             let head = try await handler.head()
-            if first == nil { CurrentAttempt.responseStarted() }
+            if !answered { CurrentAttempt.responseStarted() }
+            answered = true
             do {
                 try await handler.end()
             } catch is RefusedBodyKept {
@@ -174,16 +179,17 @@ extension NetworkProvider {
                 }
                 return (refused, head)
             }
-            first = first ?? head
-            switch file.ending {
+            switch try file.ending() {
             case .windowDone:
                 // At most one window waits for the disk while the next arrives.
                 try await file.settle(keepingAtMost: window ?? 0)
+            case .totalUnknown:
+                try await file.startOver()
             case .complete:
                 // The last chunks are written after the transfer ends: a full disk shows here, not as
-                // a body cut short.
+                // a body cut short. The last answer is the one whose version the file holds.
                 try await file.flush()
-                return (Data(), first ?? head)
+                return (Data(), head)
             case .cutShort:
                 // A body cut short without an error from the transport is a dropped connection.
                 throw URLError(.networkConnectionLost)

@@ -22,13 +22,15 @@ Routes:
                                   pieces that split lines and terminators
   GET  /trickle?chunks=&intervalMs=&stallAfter=&id=   chunked 1 KiB pieces every `intervalMs`; after
                                   `stallAfter` pieces (if given) it goes quiet until the client leaves
-  GET  /ranged?bytes=&dropAfter=&id=&badRange=&noRanges=&noValidator=&delayMs=   `bytes` bytes (byte i is
+  GET  /ranged?bytes=&dropAfter=&id=&badRange=&noRanges=&noValidator=&delayMs=&changeAfter=&unknownTotal=   `bytes` bytes (byte i is
                                   i % 251) with an ETag, honouring `Range: bytes=N-` and `bytes=N-M`
                                   (206; 416 past the end) unless an `If-Range` differs; the first
                                   request per id closes the connection after `dropAfter` bytes; with
                                   badRange=1 the second request gets a 206 for the wrong bytes; with
                                   noRanges=1 every answer is a 200 of the whole body; with
-                                  noValidator=1 no ETag is sent; delayMs waits between head and body
+                                  noValidator=1 no ETag is sent; delayMs waits between head and body;
+                                  after `changeAfter` requests the file changes (another ETag, byte i
+                                  is (i + 1) % 251); with unknownTotal=1 a 206 says `/*`
   GET  /ranged-log?id=            {"ranges": the Range header of each /ranged request with that id,
                                   "" when it had none}
   POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
@@ -263,6 +265,10 @@ def handle_ranged(handler, query, body=ranged_body, tag="v1"):
         ranged_calls[key] = ranged_calls.get(key, 0) + 1
         call = ranged_calls[key]
         ranged_log.setdefault(key, []).append(range_header or "")
+    changed = call > int(query.get("changeAfter", "-1")) >= 0
+    if changed:
+        # A new version of the file: another ETag, and every byte one more (mod 251).
+        tag, body = tag + "-changed", (lambda start, end, body=body: body(start + 1, end + 1))
     etag = '"%s-%d"' % (tag, total)
     headers = {"Accept-Ranges": "bytes"}
     if query.get("noValidator") != "1":
@@ -280,7 +286,8 @@ def handle_ranged(handler, query, body=ranged_body, tag="v1"):
         first, last = 0, total - 1  # the wrong bytes: from the start, labelled as such
     handler.send_response(206 if asked else 200)
     if asked:
-        headers["Content-Range"] = "bytes %d-%d/%d" % (first, last, total)
+        shown_total = "*" if query.get("unknownTotal") == "1" else str(total)
+        headers["Content-Range"] = "bytes %d-%d/%s" % (first, last, shown_total)
     handler.send_header("Content-Type", "application/octet-stream")
     handler.send_header("Content-Length", str(last + 1 - first))
     for name, value in headers.items():
