@@ -15,8 +15,7 @@ struct DownloadFileTests {
     let destination: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("part-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try newTemporaryFolder("part")
         destination = folder.appendingPathComponent("body.bin")
     }
 

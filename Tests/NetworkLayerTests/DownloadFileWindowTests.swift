@@ -16,8 +16,7 @@ struct DownloadFileWindowTests {
     let request: URLRequest
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("window-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try newTemporaryFolder("window")
         destination = folder.appendingPathComponent("body.bin")
         request = URLRequest(url: destination)
     }

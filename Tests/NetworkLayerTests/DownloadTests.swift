@@ -18,9 +18,7 @@ struct DownloadTests {
     init() async throws {
         server = try await TestServer.shared.value
         group = EndpointGroup(baseURL: server.baseURL)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "downloads-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try newTemporaryFolder("downloads")
     }
 
     func provider(_ middlewares: [any NetworkMiddleware] = []) -> NetworkProvider {

@@ -19,9 +19,7 @@ struct DownloadWindowTests {
     init() async throws {
         server = try await TestServer.shared.value
         group = EndpointGroup(baseURL: server.baseURL)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "windows-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try newTemporaryFolder("windows")
     }
 
     /// A provider asking for `window` bytes per request.

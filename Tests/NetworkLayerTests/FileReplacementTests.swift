@@ -11,8 +11,7 @@ struct FileReplacementTests {
     let destination: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("replace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try newTemporaryFolder("replace")
         finished = folder.appendingPathComponent(".download.part")
         destination = folder.appendingPathComponent("poster.jpg")
         try Data("new".utf8).write(to: finished)

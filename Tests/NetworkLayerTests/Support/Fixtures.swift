@@ -52,3 +52,11 @@ func patterned(_ count: Int, period: Int) -> Data {
     while data.count < count { data.append(block.prefix(count - data.count)) }
     return data
 }
+
+/// A new, empty folder of the test's own in the temporary directory, named `prefix-<UUID>`.
+func newTemporaryFolder(_ prefix: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "\(prefix)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
