@@ -100,6 +100,17 @@ struct DownloadWindowTests {
         #expect(try leftovers().isEmpty)
     }
 
+    @Test func aWindowSmallerThan64KiBIsRaisedToIt() async throws {
+        // Given a window of 1,000 bytes
+        let (endpoint, id) = ranged(bytes: 150_000)
+        let destination = folder.appendingPathComponent("small-window.bin")
+        // When
+        _ = try await provider(window: 1_000).download(endpoint, to: destination)
+        // Then three requests of 64 KiB were enough, not 150
+        #expect(try await rangesAsked(id) == ["bytes=0-65535", "bytes=65536-131071", "bytes=131072-196607"])
+        #expect(try Data(contentsOf: destination) == patterned(150_000, period: 251))
+    }
+
     @Test func aDropWithinAWindowResumesFromTheLastByteReceived() async throws {
         // Given a server that closes the first connection after 50 KB of a 100 KB window
         let (endpoint, id) = ranged(bytes: 250_000, ["dropAfter": "50000"])

@@ -104,8 +104,8 @@ final class DownloadFile: Sendable {
 
     /// `request`, asking for the missing bytes when the download can resume, and for no more than
     /// `window` bytes of them when given: the first window of a download not begun, the next window
-    /// of one the server answers in ranges. A download whose total is unknown asks for the rest after
-    /// its first window, and one whose server refused a window asks for the whole rest.
+    /// of one the server answers in ranges. A resume of a body whose total is unknown asks for all the
+    /// rest, and so does every request once the server refused a window.
     func request(resuming request: URLRequest, window: Int64? = nil) -> URLRequest {
         let asked = state.withLock { state -> (range: String, validator: String?)? in
             let window = state.windowsRefused ? nil : window.flatMap { $0 > 0 ? $0 : nil }
@@ -174,23 +174,25 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// Forgets every byte received and the partial file (once the writes before are done), and asks for
-    /// the whole body in one request from now on; throws the error of a write that failed.
-    func startOver() async throws {
-        let error = await onWriter {
-            self.drain()
-            return self.state.withLock { state -> NetworkError? in
-                if let error = state.writeError { return error }
+    /// Forgets every byte received and the partial file, dropping the writes not yet made, and asks for
+    /// the whole body in one request from now on.
+    func startOver() async {
+        state.withLock { state in
+            state.queued = []
+            state.queuedBytes = 0
+        }
+        // After a batch already being written, whose bytes (and failure) are forgotten with the rest.
+        await onWriter {
+            self.state.withLock { state in
                 FileCalls.closeFile(&state.descriptor)
                 state.isClosing = false
                 if let identity = state.identity { FileCalls.remove(self.partURL, ifStill: identity) }
                 state.identity = nil
-                (state.written, state.expectedTotal, state.validator) = (0, nil, nil)
+                (state.written, state.queuedBytes, state.writeError) = (0, 0, nil)
+                (state.expectedTotal, state.validator) = (nil, nil)
                 (state.answerEnd, state.askedEnd, state.windowsRefused) = (nil, nil, true)
-                return nil
             }
         }
-        if let error { throw error }
     }
 
     /// Waits until no more than `limit` bytes wait for the writer (all of them are written when more
@@ -272,7 +274,8 @@ final class DownloadFile: Sendable {
                     state.windowsRefused = true
                     throw NetworkError.transport(URLError(.cannotParseResponse))
                 }
-                state.expectedTotal = range.total
+                // A total once announced is kept if a later answer leaves it out (`/*`).
+                state.expectedTotal = range.total ?? state.expectedTotal
                 state.descriptor = descriptor
             } else {
                 state.written = 0
@@ -290,11 +293,11 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// What `If-Range` may send, as RFC 9110 (section 13.1.5) allows: a strong `ETag`, or a
-    /// `Last-Modified` at least one second before the response's `Date` (a file changed twice within
-    /// that second would keep its date); `nil` when there is neither.
+    /// What `If-Range` may send, as RFC 9110 (section 13.1.5) allows: a strong `ETag`; without any
+    /// `ETag`, a `Last-Modified` at least one second before the response's `Date` (a file changed twice
+    /// within that second would keep its date); `nil` otherwise (a weak `ETag` rules the date out too).
     static func strongValidator(in headers: [String: String]) -> String? {
-        if let etag = headers.value(named: "ETag"), !etag.hasPrefix("W/") { return etag }
+        if let etag = headers.value(named: "ETag") { return etag.hasPrefix("W/") ? nil : etag }
         guard let modified = headers.value(named: "Last-Modified"),
             let modifiedDate = RetryAfter.httpDate(from: modified),
             let sent = headers.value(named: "Date").flatMap({ RetryAfter.httpDate(from: $0) }),

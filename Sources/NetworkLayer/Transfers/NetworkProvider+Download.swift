@@ -11,13 +11,13 @@ extension NetworkProvider {
     /// replacing any file there, once complete. A `GET` through a `URLSession` is asked for in windows
     /// of ``Configuration/downloadWindow`` bytes (`Range`), one request after another, from servers
     /// that serve ranges, so no more than about two windows wait in memory for the disk. When the
-    /// connection drops (or goes idle past the
-    /// endpoint's timeout) after some bytes arrived and the server supports ranges (`Accept-Ranges:
-    /// bytes` and a strong `ETag` or a `Last-Modified`), the download resumes with `Range` and `If-Range`,
-    /// asking only for the missing bytes, up to `resumeAttempts` times; a server that answers `200`
-    /// instead starts the file over. Every attempt goes through the middlewares, which see an empty body
-    /// for a successful status. A refused status throws ``NetworkError/unacceptableStatus(_:)`` with the
-    /// body's first MiB, and writes no file.
+    /// connection drops (or goes idle past the endpoint's timeout) after some bytes arrived and the
+    /// server supports ranges (`Accept-Ranges: bytes` or a `206`) with a strong validator (a strong
+    /// `ETag`, or without an `ETag` a `Last-Modified` at least a second older than the answer's `Date`),
+    /// the download resumes with `Range` and `If-Range`, asking only for the missing bytes, up to
+    /// `resumeAttempts` times; a server that answers `200` instead starts the file over. Every attempt
+    /// goes through the middlewares, which see an empty body for a successful status. A refused status
+    /// throws ``NetworkError/unacceptableStatus(_:)`` with the body's first MiB, and writes no file.
     ///
     /// ```swift
     /// let file = try await provider.download(api.trailer(id), to: trailerURL) { progress in
@@ -147,7 +147,8 @@ extension NetworkProvider {
         _ request: URLRequest, of endpoint: Endpoint<Response>, on transfers: TransferSession,
         into file: DownloadFile, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> (Data, HTTPURLResponse) {
-        // Only a GET is asked for again and again; windows smaller than 64 KiB are raised to it.
+        // Only a GET is asked for in windows (a resume asks again whatever the method, as before
+        // windows); windows smaller than 64 KiB are raised to it.
         let window =
             (request.httpMethod ?? "GET").uppercased() == "GET"
             ? configuration.downloadWindow.flatMap { $0 > 0 ? max(Int64($0), 64 << 10) : nil } : nil
@@ -184,7 +185,7 @@ extension NetworkProvider {
                 // At most one window waits for the disk while the next arrives.
                 try await file.settle(keepingAtMost: window ?? 0)
             case .totalUnknown:
-                try await file.startOver()
+                await file.startOver()
             case .complete:
                 // The last chunks are written after the transfer ends: a full disk shows here, not as
                 // a body cut short. The last answer is the one whose version the file holds.
