@@ -114,6 +114,26 @@ struct ObservabilityTests {
 
 @Suite("Metrics of transfers from a real server")
 struct TransferMetricsTests {
+    @Test func aDownloadThatFailsCountsTheBytesItReceived() async throws {
+        // Given a server that drops the connection after 50 KB of 250 KB, and no resume
+        let server = try await TestServer.shared.value
+        let events = Recorder<NetworkEvent>()
+        let provider = NetworkProvider(
+            session: URLSession(configuration: .ephemeral),
+            configuration: .init(onEvent: { events.append($0) }))
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("dropped-\(UUID())")
+        let dropping: Endpoint<Data> = EndpointGroup(baseURL: server.baseURL).get(
+            "ranged", query: ["bytes": "250000", "dropAfter": "50000", "id": UUID().uuidString])
+        // When
+        _ = try? await provider.download(dropping, to: destination, resumeAttempts: 0)
+        // Then the failed attempt says how much arrived before the drop
+        guard case .failed(let summary, _) = events.values.last else {
+            Issue.record("expected a failed event, got \(String(describing: events.values.last))")
+            return
+        }
+        #expect(summary.metrics?.bytesReceived == 50_000)
+    }
+
     @Test func aDownloadsMetricsHaveItsResponseStartAndBytes() async throws {
         // Given a 100 KB download asked for in windows of 64 KiB
         let server = try await TestServer.shared.value

@@ -154,14 +154,17 @@ extension NetworkProvider {
             ? configuration.downloadWindow.flatMap { $0 > 0 ? max(Int64($0), 64 << 10) : nil } : nil
         let attemptStart = DeadlineTimer.now
         var answered = false
+        // The bytes of the windows before, and the transfer under way: counted however it ends.
         var received: Int64 = 0
-        defer { CurrentAttempt.received(received) }
+        var current: TransferHandler?
+        defer { CurrentAttempt.received(received + (current?.counts.received ?? 0)) }
         while true {
             try Task.checkCancellation()
             let sink = DownloadSink(file: file, accepts: endpoint.acceptableStatusCodes, progress: progress)
             let handler = TransferHandler(
                 sink: sink, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
                 deadlines: configuration.deadlines, startedAt: attemptStart, progress: nil)
+            current = handler
             transfers.start(file.request(resuming: request, window: window), handler: handler)
             let head = try await handler.head()
             if !answered { CurrentAttempt.responseStarted() }
@@ -172,6 +175,7 @@ extension NetworkProvider {
                 // The refused body's first MiB is kept; the rest is not worth receiving.
             }
             received += handler.counts.received
+            current = nil
             if let refused = sink.refusedBody {
                 // A first window refused as unsatisfiable: an empty body, or ranges not served.
                 if head.statusCode == 416, file.askedForFirstWindow {
