@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// The minimum toolchain is Swift 6.1 (Xcode 16.3): SwiftPM refuses older ones with a clear message.
 // The root package depends on no other package: only the toolchain (Foundation, Dispatch).
 // Benchmarks live in the nested `Benchmarks/` package so this one stays dependency-free.
 import PackageDescription

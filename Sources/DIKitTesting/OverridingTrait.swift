@@ -1,48 +1,44 @@
 import DIKit
 import Testing
 
-// `TestScoping`, which lets a trait run code around a test, arrived with Swift Testing 6.1.
-#if compiler(>=6.1)
+/// A Swift Testing trait that runs a test, or every test of a suite, with ``DIKit/Container/current``
+/// bound to a child container holding overrides.
+///
+/// ```swift
+/// @Test(.overriding { $0.register(BoxOfficeRepository.self) { _ in StubRepository() } })
+/// func theChartShowsTheStub() async throws { … }
+/// ```
+/// It is `Container.withOverrides` around the test: the binding is task-local, so tests running in
+/// parallel each see only their own overrides, and ``DIKit/Container/shared`` is never changed.
+public struct ContainerOverridesTrait: TestTrait, SuiteTrait, TestScoping {
+    private let overrides: @Sendable (Container) -> Void
 
-    /// A Swift Testing trait that runs a test, or every test of a suite, with ``DIKit/Container/current``
-    /// bound to a child container holding overrides.
-    ///
-    /// ```swift
-    /// @Test(.overriding { $0.register(BoxOfficeRepository.self) { _ in StubRepository() } })
-    /// func theChartShowsTheStub() async throws { … }
-    /// ```
-    /// It is `Container.withOverrides` around the test: the binding is task-local, so tests running in
-    /// parallel each see only their own overrides, and ``DIKit/Container/shared`` is never changed.
-    public struct ContainerOverridesTrait: TestTrait, SuiteTrait, TestScoping {
-        private let overrides: @Sendable (Container) -> Void
-
-        init(overrides: @escaping @Sendable (Container) -> Void) {
-            self.overrides = overrides
-        }
-
-        /// On a suite, the overrides apply to each of its tests (and those of nested suites).
-        public var isRecursive: Bool { true }
-
-        /// Runs `function` with the overrides in force; a suite gets no scope of its own, its tests do.
-        /// - Parameters:
-        ///   - test: The test or suite the trait is on.
-        ///   - testCase: The test case about to run, or `nil` for a suite.
-        ///   - function: The test, or the rest of the traits around it.
-        public func provideScope(
-            for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-        ) async throws {
-            guard testCase != nil else { return try await function() }
-            try await Container.withOverrides(overrides) { try await function() }
-        }
+    init(overrides: @escaping @Sendable (Container) -> Void) {
+        self.overrides = overrides
     }
 
-    extension Trait where Self == ContainerOverridesTrait {
-        /// Runs the test with ``DIKit/Container/current`` bound to a child of the current container in which
-        /// `overrides` registered their replacements.
-        /// - Parameter overrides: Registers the replacements.
-        /// - Returns: The trait.
-        public static func overriding(_ overrides: @escaping @Sendable (Container) -> Void) -> Self {
-            ContainerOverridesTrait(overrides: overrides)
-        }
+    /// On a suite, the overrides apply to each of its tests (and those of nested suites).
+    public var isRecursive: Bool { true }
+
+    /// Runs `function` with the overrides in force; a suite gets no scope of its own, its tests do.
+    /// - Parameters:
+    ///   - test: The test or suite the trait is on.
+    ///   - testCase: The test case about to run, or `nil` for a suite.
+    ///   - function: The test, or the rest of the traits around it.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        guard testCase != nil else { return try await function() }
+        try await Container.withOverrides(overrides) { try await function() }
     }
-#endif
+}
+
+extension Trait where Self == ContainerOverridesTrait {
+    /// Runs the test with ``DIKit/Container/current`` bound to a child of the current container in which
+    /// `overrides` registered their replacements.
+    /// - Parameter overrides: Registers the replacements.
+    /// - Returns: The trait.
+    public static func overriding(_ overrides: @escaping @Sendable (Container) -> Void) -> Self {
+        ContainerOverridesTrait(overrides: overrides)
+    }
+}

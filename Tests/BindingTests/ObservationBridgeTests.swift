@@ -7,6 +7,7 @@
     import class Binding.TrackedValue
 
     /// The documented pattern: an `@Observable` view model holding a Binding observable.
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
     @MainActor
     @Observable
     final class SearchModel {
@@ -16,6 +17,7 @@
 
     @Suite("Observable: the bridge to Observation")
     struct ObservationBridgeTests {
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
         @MainActor
         @Test func readingATrackedValueInsideObservationTrackingFiresOnTheNextChange() {
             // Given a tracked value read inside withObservationTracking
@@ -35,6 +37,7 @@
             #expect(tracked.value == "Search")
         }
 
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
         @MainActor
         @Test func anObservationObservableViewModelExposesATrackedValueInOneLine() {
             // Given an @Observable view model in a file that imports both Observable types
@@ -52,6 +55,7 @@
             #expect(model.trackedResults.value == ["Harbin"])
         }
 
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
         @MainActor
         @Test func aTrackedValueKeepsAnUnheldChainAlive() {
             // Given a tracked view of a map nothing else holds
@@ -63,6 +67,7 @@
             #expect(tracked.value == "2 movies")
         }
 
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
         @MainActor
         @Test func releasingATrackedValueReleasesTheChainItKept() {
             // Given a tracked view that is the only holder of a map
@@ -76,6 +81,7 @@
             #expect(count.subscriberCount == 0)
         }
 
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
         @MainActor
         @Test func aChangeSetOffTheMainActorReachesTheTrackedValueOnTheMainActor() async {
             // Given

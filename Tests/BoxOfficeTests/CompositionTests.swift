@@ -103,7 +103,8 @@ struct CompositionTests {
             },
             makeSearchViewModel: { MovieSearchViewModel(repository: StubSearch()) })
         parent.showDetails(movieCode: "20261001")
-        weak let child = parent.children.first as? MovieDetailsCoordinator
+        weak var child: MovieDetailsCoordinator?  // `weak let` would need Swift 6.2
+        child = parent.children.first as? MovieDetailsCoordinator
         #expect(child != nil)
         // When
         child?.finish()
