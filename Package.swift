@@ -21,10 +21,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "Binding"),
-        .target(name: "CacheKit"),
+        // CacheKit and NetworkLayer read file metadata (fstat, lstat), and NetworkLayer reads the uptime
+        // clock for its timeouts: their privacy manifests give Apple's reasons (Docs/ApplePlatforms.md).
+        .target(name: "CacheKit", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "DIKit"),
         .target(name: "DIKitTesting", dependencies: ["DIKit"]),
-        .target(name: "NetworkLayer"),
+        .target(name: "NetworkLayer", resources: [.copy("PrivacyInfo.xcprivacy")]),
 
         // The box office example: an app core wired from the four modules, and a thin terminal view.
         .target(
