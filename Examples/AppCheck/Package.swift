@@ -1,0 +1,41 @@
+// swift-tools-version: 6.2
+// A consumer of the package, written the way an app uses it, in no product of the root package.
+// CI builds and tests it twice: with SwiftPM's default settings, and with Xcode 26's new-project
+// defaults (APPCHECK_SETTINGS=xcode26: main-actor default isolation, nonisolated-nonsending by default,
+// isolated conformances inferred), so an API change that breaks an app's code fails here first.
+import PackageDescription
+
+let xcode26Defaults: [SwiftSetting] = [
+    .defaultIsolation(MainActor.self),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+let settings = Context.environment["APPCHECK_SETTINGS"] == "xcode26" ? xcode26Defaults : []
+
+let package = Package(
+    name: "AppCheck",
+    platforms: [.iOS(.v16), .macOS(.v13)],
+    dependencies: [.package(name: "AppArchitectureKit", path: "../..")],
+    targets: [
+        .target(
+            name: "AppCore",
+            dependencies: [
+                .product(name: "Binding", package: "AppArchitectureKit"),
+                .product(name: "CacheKit", package: "AppArchitectureKit"),
+                .product(name: "DIKit", package: "AppArchitectureKit"),
+                .product(name: "NetworkLayer", package: "AppArchitectureKit"),
+            ],
+            swiftSettings: settings),
+        .testTarget(
+            name: "AppCoreTests",
+            dependencies: [
+                "AppCore",
+                .product(name: "DIKitTesting", package: "AppArchitectureKit"),
+                .product(name: "NetworkLayer", package: "AppArchitectureKit"),
+                .product(name: "DIKit", package: "AppArchitectureKit"),
+                .product(name: "Binding", package: "AppArchitectureKit"),
+            ],
+            swiftSettings: settings),
+    ],
+    swiftLanguageModes: [.v6]
+)
