@@ -141,9 +141,10 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     }
 
     /// Creates a cache with default tiers: memory entries live 5 minutes, disk entries 7 days in
-    /// `directory` (or the caches directory plus `name`), at most 150 MB on disk.
+    /// `directory` (or `<caches>/<app>/CacheKit/<name>`: see ``DiskStorage/Configuration/directory``), at
+    /// most 150 MB on disk.
     /// - Parameters:
-    ///   - name: Names the disk folder when `directory` is `nil`.
+    ///   - name: Names the disk folder when `directory` is `nil`; ignored otherwise.
     ///   - directory: Where disk entries go; `nil` (the default) for the platform caches directory.
     ///   - clock: The time source of both tiers; ``CacheClock/system`` by default.
     /// - Throws: ``CacheError`` when the disk directory cannot be created.

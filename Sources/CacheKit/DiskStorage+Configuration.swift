@@ -3,12 +3,14 @@ import Foundation
 extension DiskStorage {
     /// How a ``DiskStorage`` behaves. Every property has a default.
     public struct Configuration: Sendable {
-        /// The cache's name: the folder created under the platform caches directory when ``directory``
-        /// is `nil`. `"CacheKit"` by default.
+        /// The cache's name: the last folder of the default location when ``directory`` is `nil`.
+        /// `"CacheKit"` by default.
         public var name: String
-        /// The folder holding the entries, created if needed. `nil` (the default) means the platform
+        /// The folder holding the entries, created if needed, and again if it is deleted while the
+        /// storage is in use. `nil` (the default) means `<caches>/<app>/CacheKit/<name>`: the platform
         /// caches directory (`~/Library/Caches` on Apple platforms, `$XDG_CACHE_HOME` or `~/.cache` on
-        /// Linux) plus ``name``.
+        /// Linux), then the main bundle's identifier (or, without one, the process's name), so apps and
+        /// their extensions never share a folder by accident.
         public var directory: URL?
         /// The most entries kept. `Int.max` (no limit) by default; a negative value is 0.
         public var countLimit: Int
@@ -26,6 +28,11 @@ extension DiskStorage {
         public var sweepInterval: TimeInterval?
         /// Called after each ``CacheEvent``, outside the storage's lock. `nil` by default.
         public var onEvent: (@Sendable (CacheEvent) -> Void)?
+        /// The data protection of the folder, which the entry files created in it inherit, on iOS, tvOS,
+        /// watchOS and visionOS; ignored on macOS and Linux. `nil` (the default) keeps the app's default
+        /// (`completeUntilFirstUserAuthentication` unless the app's entitlement says otherwise). An entry
+        /// that cannot be opened while the device is locked is a miss until it can, never removed.
+        public var fileProtection: FileProtectionType?
 
         /// Creates a configuration.
         /// - Parameters:
@@ -37,6 +44,8 @@ extension DiskStorage {
         ///   - trimRatio: The fraction of each limit to trim down to; 0.8 by default.
         ///   - sweepInterval: Seconds between sweeps of expired entries, or `nil`; 600 by default.
         ///   - onEvent: A hook for logging or metrics; `nil` by default.
+        ///   - fileProtection: The folder's data protection on iOS, tvOS, watchOS and visionOS; `nil` by
+        ///     default.
         public init(
             name: String = "CacheKit",
             directory: URL? = nil,
@@ -45,7 +54,8 @@ extension DiskStorage {
             expiration: CacheExpiration = .days(7),
             trimRatio: Double = 0.8,
             sweepInterval: TimeInterval? = 600,
-            onEvent: (@Sendable (CacheEvent) -> Void)? = nil
+            onEvent: (@Sendable (CacheEvent) -> Void)? = nil,
+            fileProtection: FileProtectionType? = nil
         ) {
             self.name = name
             self.directory = directory
@@ -55,6 +65,7 @@ extension DiskStorage {
             self.trimRatio = trimRatio
             self.sweepInterval = sweepInterval
             self.onEvent = onEvent
+            self.fileProtection = fileProtection
         }
 
         /// This configuration with every value in range, as a ``DiskStorage`` keeps it: negative limits

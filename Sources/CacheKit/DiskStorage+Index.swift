@@ -42,6 +42,8 @@ extension DiskStorage {
                 }
             case .damaged:
                 try? POSIXFile.remove(path(of: name))
+            case .unavailable:
+                state.unreadable.insert(name)
             case .skipped:
                 continue
             }
@@ -58,8 +60,41 @@ extension DiskStorage {
         return true
     }
 
+    /// ``ensureIndex(_:at:events:)``, then, when `name` could not be opened while the index was built (a
+    /// protected file while the device was locked, no descriptors left), tries that one file again, so
+    /// such an entry is found, renewed or removed by key as soon as it can be opened.
+    func ensureIndex(
+        _ state: inout State, at seconds: Double, events: inout [CacheEvent], lookingUp name: String
+    ) -> Bool {
+        guard ensureIndex(&state, at: seconds, events: &events) else { return false }
+        guard state.unreadable.contains(name) else { return true }
+        switch readIndexEntry(name: name) {
+        case .entry(let entry, _):
+            state.unreadable.remove(name)
+            if entry.expiration.isExpired(at: seconds) {
+                try? POSIXFile.remove(path(of: name))
+                state.statistics.expirations += 1
+                if configuration.onEvent != nil { events.append(.expired(.disk, key: entry.key ?? name)) }
+            } else if state.index?.peek(name) == nil {
+                state.index?.insert(entry, forKey: name)
+                state.totalSize += entry.size
+            }
+        case .damaged:
+            state.unreadable.remove(name)
+            try? POSIXFile.remove(path(of: name))
+        case .skipped:
+            state.unreadable.remove(name)
+        case .unavailable:
+            break
+        }
+        return true
+    }
+
     enum IndexRead {
         case entry(IndexEntry, lastAccess: Double)
+        /// Could not be opened now (a protected file while the device is locked, out of descriptors or
+        /// memory): remembered, and tried again when its key is looked up.
+        case unavailable
         /// A CacheKit file that is truncated, of an older format or otherwise unusable: removed.
         case damaged
         /// Not CacheKit's: no trailer, unreadable, a pipe, device, socket, directory or symbolic link under
@@ -69,7 +104,9 @@ extension DiskStorage {
 
     private func readIndexEntry(name: String) -> IndexRead {
         // Larger than this storage ever writes: maybe another storage's entry; left alone.
-        let read = withTrailer(of: name, sizeLimit: configuration.sizeLimit) {
+        let read = withTrailer(
+            of: name, sizeLimit: configuration.sizeLimit, unavailable: IndexRead.unavailable
+        ) {
             descriptor, size, modified, check in
             switch check {
             case .foreign:
@@ -107,11 +144,15 @@ extension DiskStorage {
     /// `nil` when it is not a regular file of at least a trailer and at most `sizeLimit` bytes, or cannot
     /// be read.
     private func withTrailer<T>(
-        of name: String, sizeLimit: Int,
+        of name: String, sizeLimit: Int, unavailable: T? = nil,
         _ body: (_ descriptor: Int32, _ size: Int, _ modified: Double, EntryFile.TrailerCheck) -> T
     ) -> T? {
-        guard let descriptor = try? POSIXFile.openForReading(path(of: name), writable: false) else {
-            return nil
+        let descriptor: Int32
+        do throws(POSIXFile.Failure) {
+            if let code = openFailure.withLock({ $0 })?(name) { throw POSIXFile.Failure(code: code) }
+            descriptor = try POSIXFile.openForReading(path(of: name), writable: false)
+        } catch {
+            return Self.mayOpenLater(error.code) ? unavailable : nil
         }
         defer { close(descriptor) }
         guard let status = try? POSIXFile.status(descriptor), status.isRegularFile,
@@ -120,6 +161,14 @@ extension DiskStorage {
                 descriptor, count: EntryFile.trailerSize, at: status.size - EntryFile.trailerSize)
         else { return nil }
         return body(descriptor, status.size, status.modified, EntryFile.check(bytes, fileSize: status.size))
+    }
+}
+
+extension DiskStorage {
+    /// Whether an open that failed with `code` may succeed later: data protection while the device is
+    /// locked (`EPERM`, or `EACCES`), or a shortage of descriptors, memory or I/O.
+    static func mayOpenLater(_ code: Int32) -> Bool {
+        [EPERM, EACCES, EMFILE, ENFILE, ENOMEM, EIO, EAGAIN, EINTR].contains(code)
     }
 }
 

@@ -46,6 +46,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var clearedBelow: UInt64 = 0
         /// How many times the directory was listed to build the index; stays 1 however many stores.
         var indexBuilds = 0
+        /// Entry files that could not be opened when the index was built; tried again by key.
+        var unreadable: Set<String> = []
     }
 
     /// The configuration the storage was created with.
@@ -60,6 +62,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     private let beforeRename = Locked<(@Sendable (String) -> Void)?>(nil)
     /// A test hook run by a read between finding its entry in the index and reading the file.
     private let beforeReadingFile = Locked<(@Sendable (String) -> Void)?>(nil)
+    /// A test hook that makes opening an entry file for the index fail with an errno, as a locked device
+    /// does for a protected file (root, who runs CI, can open any file); `nil` outside tests.
+    let openFailure = Locked<(@Sendable (String) -> Int32?)?>(nil)
 
     /// Creates the storage and its directory. The index is built on first use, and expired entries
     /// found then are removed.
@@ -75,13 +80,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let directory = configuration.directory ?? Self.defaultDirectory(named: configuration.name)
         self.directoryURL = directory
         self.directoryPath = directory.path
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CacheError(
-                operation: .open, key: nil, path: directory.path,
-                reason: .fileSystem(code: Self.code(of: error), message: "\(error.localizedDescription)"))
-        }
+        try Self.prepare(directory, protection: configuration.fileProtection)
         if let interval = configuration.sweepInterval, interval.isFinite, interval <= 365 * 86_400 {
             sweeper.withLock {
                 $0 = SweepTimer(interval: interval, label: "CacheKit.DiskStorage.sweep") {
@@ -89,18 +88,6 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                 }
             }
         }
-    }
-
-    private static func defaultDirectory(named name: String) -> URL {
-        let caches =
-            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
-            ?? FileManager.default.temporaryDirectory
-        return caches.appendingPathComponent(name, isDirectory: true)
-    }
-
-    private static func code(of error: any Error) -> Int32 {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        return Int32(truncatingIfNeeded: underlying?.code ?? (error as NSError).code)
     }
 
     /// The file that holds, or would hold, the entry for `key`. The file starts with the value's bytes,
@@ -170,7 +157,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var events: [CacheEvent] = []
         defer { emit(events) }
         return state.withLock { state in
-            guard ensureIndex(&state, at: seconds, events: &events), let entry = state.index?.peek(name)
+            guard ensureIndex(&state, at: seconds, events: &events, lookingUp: name),
+                let entry = state.index?.peek(name)
             else {
                 return false
             }
@@ -189,7 +177,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var retired: [String] = []
         defer { discard(retired) }
         let found = state.withLock { state -> IndexEntry? in
-            guard ensureIndex(&state, at: seconds, events: &events), let position = state.index?.touch(name),
+            guard ensureIndex(&state, at: seconds, events: &events, lookingUp: name),
+                let position = state.index?.touch(name),
                 let entry = state.index?.payload(at: position)
             else {
                 state.statistics.misses += 1
@@ -330,7 +319,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let temporary = Self.temporaryPath(in: directoryPath, for: name, generation: generation)
         let descriptor: Int32
         do throws(POSIXFile.Failure) {
-            descriptor = try POSIXFile.createFile(temporary, containing: file)
+            descriptor = try createTemporaryFile(temporary, containing: file)
         } catch {
             state.withLock { Self.finishWriting(name, state: &$0) }
             throw CacheError(
@@ -448,9 +437,22 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var retired: [String] = []
         defer { discard(retired) }
         try state.withLock { state throws(CacheError) in
-            _ = ensureIndex(&state, at: seconds, events: &events)
+            _ = ensureIndex(&state, at: seconds, events: &events, lookingUp: name)
             state.nextGeneration &+= 1
             Self.raiseFloor(name, to: state.nextGeneration, state: &state)
+            if state.unreadable.remove(name) != nil {
+                // Still cannot be opened: removed by name, so it never comes back once it can be.
+                do throws(POSIXFile.Failure) {
+                    try POSIXFile.remove(path(of: name))
+                } catch {
+                    state.unreadable.insert(name)
+                    throw CacheError(
+                        operation: .remove, key: key, path: path(of: name),
+                        reason: .fileSystem(code: error.code, message: error.message))
+                }
+                if configuration.onEvent != nil { events.append(.removed(.disk, key: key)) }
+                return
+            }
             guard state.index?.peek(name) != nil else { return }
             let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
             do throws(POSIXFile.Failure) {
@@ -481,6 +483,10 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             _ = ensureIndex(&state, at: seconds, events: &events)
             state.nextGeneration &+= 1
             state.clearedBelow = state.nextGeneration
+            // Entries that could not be opened are removed by name: read later, they would bring back
+            // values stored before this call.
+            for name in state.unreadable { try? POSIXFile.remove(path(of: name)) }
+            state.unreadable = []
             defer {
                 state.index = ClockTable()
                 state.totalSize = 0

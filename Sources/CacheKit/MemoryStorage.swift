@@ -33,6 +33,9 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         public var cost: @Sendable (Value) -> Int
         /// Called after each ``CacheEvent``, outside the storage's lock. `nil` by default.
         public var onEvent: (@Sendable (CacheEvent) -> Void)?
+        /// Where the storage hears memory warnings and the app's move to the background, to give memory
+        /// back; ``MemorySignals/platform`` by default (nothing on Linux).
+        public var signals: MemorySignals
 
         /// Creates a configuration.
         /// - Parameters:
@@ -42,13 +45,15 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
         ///   - sweepInterval: Seconds between sweeps of expired entries, or `nil`; 180 by default.
         ///   - cost: The cost of a value; its ``CacheCostCalculable/cacheCost`` or 1 by default.
         ///   - onEvent: A hook for logging or metrics; `nil` by default.
+        ///   - signals: Where memory warnings come from; ``MemorySignals/platform`` by default.
         public init(
             countLimit: Int = .max,
             totalCostLimit: Int = .max,
             expiration: CacheExpiration = .seconds(300),
             sweepInterval: TimeInterval? = 180,
             cost: (@Sendable (Value) -> Int)? = nil,
-            onEvent: (@Sendable (CacheEvent) -> Void)? = nil
+            onEvent: (@Sendable (CacheEvent) -> Void)? = nil,
+            signals: MemorySignals = .platform
         ) {
             self.countLimit = countLimit
             self.totalCostLimit = totalCostLimit
@@ -56,6 +61,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
             self.sweepInterval = sweepInterval
             self.cost = cost ?? { ($0 as? any CacheCostCalculable)?.cacheCost ?? 1 }
             self.onEvent = onEvent
+            self.signals = signals
         }
     }
 
@@ -90,9 +96,8 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     @usableFromInline let clock: CacheClock
     @usableFromInline let state: Locked<State>
     private let sweeper = Locked<SweepTimer?>(nil)
-    #if canImport(Darwin)
-        private let memoryPressure = Locked<MemoryPressureSource?>(nil)
-    #endif
+    /// The listeners of ``Configuration/signals``; they stop when released with the storage.
+    private let signalListeners = Locked<[any Sendable]>([])
 
     /// Creates an empty storage.
     /// - Parameters:
@@ -109,9 +114,8 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
                 }
             }
         }
-        #if canImport(Darwin)
-            observeMemoryPressure()
-        #endif
+        let listeners = configuration.signals.listen { [weak self] signal in self?.respond(to: signal) }
+        signalListeners.withLock { $0 = listeners }
     }
 
     // MARK: - Reading
@@ -334,57 +338,4 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     public var keys: [Key] {
         state.withLock { $0.table.keysNewestFirst }
     }
-
-    // MARK: - Memory pressure
-
-    #if canImport(Darwin)
-        /// On Apple platforms, a memory warning halves the cache and a critical one empties it.
-        private func observeMemoryPressure() {
-            let source = DispatchSource.makeMemoryPressureSource(
-                eventMask: [.warning, .critical], queue: .global(qos: .utility))
-            source.setEventHandler { [weak self, weak source] in
-                guard let self, let event = source?.data else { return }
-                if event.contains(.critical) {
-                    self.removeAll()
-                } else {
-                    self.trim(toCount: self.count / 2)
-                }
-            }
-            source.resume()
-            memoryPressure.withLock { $0 = MemoryPressureSource(source: source) }
-        }
-    #endif
-
-    /// Evicts entries, in the same CLOCK order as the limits do, until at most `count` remain. Use it to answer a
-    /// memory-pressure signal on platforms without one built in (Linux).
-    /// - Parameter count: The number of entries to keep.
-    public func trim(toCount count: Int) {
-        let evicted = state.withLock { state -> [Removed] in
-            var evicted: [Removed] = []
-            while state.table.count > max(count, 0), let oldest = state.table.removeLeastRecentlyUsed() {
-                state.totalCost -= oldest.payload.cost
-                state.statistics.evictions += 1
-                evicted.append((oldest.key, oldest.payload))
-            }
-            return evicted
-        }
-        if let onEvent = configuration.onEvent {
-            for removed in evicted { onEvent(.evicted(.memory, key: String(describing: removed.key))) }
-        }
-        withExtendedLifetime(evicted) {}
-    }
-
-    deinit {
-        #if canImport(Darwin)
-            memoryPressure.withLock { $0?.source.cancel() }
-        #endif
-    }
 }
-
-#if canImport(Darwin)
-    /// Holds the memory-pressure source so it can be cancelled.
-    struct MemoryPressureSource: @unchecked Sendable {
-        // @unchecked Sendable: dispatch sources are thread-safe; the overlay just does not say so.
-        let source: any DispatchSourceMemoryPressure
-    }
-#endif

@@ -1,0 +1,74 @@
+import Foundation
+
+extension DiskStorage {
+    /// The folder a storage uses when its configuration names none:
+    /// `<caches>/<app>/CacheKit/<name>`, where `<caches>` is the platform caches directory
+    /// (`~/Library/Caches` on Apple platforms, `$XDG_CACHE_HOME` or `~/.cache` on Linux) and `<app>` is the
+    /// main bundle's identifier or, without one (a command-line tool, a server), the process's name.
+    ///
+    /// So two apps, or an app and its extensions, that each open `Cache(name: "posters")` get folders of
+    /// their own, as the one-process-per-folder rule asks; two running copies of one program still share.
+    /// - Parameters:
+    ///   - name: The cache's name.
+    ///   - bundleIdentifier: The app's identifier; the main bundle's by default.
+    ///   - processName: Used without an identifier; this process's name by default.
+    /// - Returns: The folder.
+    static func defaultDirectory(
+        named name: String,
+        bundleIdentifier: String? = Bundle.main.bundleIdentifier,
+        processName: String = ProcessInfo.processInfo.processName
+    ) -> URL {
+        let caches =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        let owner = pathComponent(bundleIdentifier ?? processName, fallback: "app")
+        return caches.appendingPathComponent(owner, isDirectory: true)
+            .appendingPathComponent("CacheKit", isDirectory: true)
+            .appendingPathComponent(pathComponent(name, fallback: "CacheKit"), isDirectory: true)
+    }
+
+    /// `text` as one path component: characters other than letters, digits, `.`, `-` and `_` become `_`,
+    /// and an empty result, `.` or `..` becomes `fallback`, so no name leaves the caches directory.
+    static func pathComponent(_ text: String, fallback: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
+        let cleaned = String(text.prefix(200).map { allowed.contains($0) ? $0 : "_" })
+        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? fallback : cleaned
+    }
+
+    /// Creates `directory` (and its parents) if it is missing, and gives it the configured file
+    /// protection, which the entry files created in it inherit on iOS, tvOS, watchOS and visionOS.
+    static func prepare(_ directory: URL, protection: FileProtectionType?) throws(CacheError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+                if let protection {
+                    try FileManager.default.setAttributes(
+                        [.protectionKey: protection], ofItemAtPath: directory.path)
+                }
+            #endif
+        } catch {
+            throw CacheError(
+                operation: .open, key: nil, path: directory.path,
+                reason: .fileSystem(code: code(of: error), message: "\(error.localizedDescription)"))
+        }
+    }
+
+    /// Creates the temporary file of a store; when the storage's folder was deleted while the app runs
+    /// (a user clearing caches, a cleanup tool), creates the folder again and retries once, so stores
+    /// work again at once instead of failing until the next launch.
+    func createTemporaryFile(_ temporary: String, containing file: Data) throws(POSIXFile.Failure) -> Int32 {
+        do {
+            return try POSIXFile.createFile(temporary, containing: file)
+        } catch  where error.code == ENOENT {
+            guard (try? Self.prepare(directoryURL, protection: configuration.fileProtection)) != nil else {
+                throw error
+            }
+            return try POSIXFile.createFile(temporary, containing: file)
+        }
+    }
+
+    static func code(of error: any Error) -> Int32 {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        return Int32(truncatingIfNeeded: underlying?.code ?? (error as NSError).code)
+    }
+}

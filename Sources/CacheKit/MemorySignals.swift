@@ -1,0 +1,150 @@
+import Dispatch
+import Foundation
+
+#if os(iOS) || os(tvOS) || os(visionOS)
+    import UIKit
+#endif
+
+/// Where a ``MemoryStorage`` hears that it should give memory back: the system's memory warnings and the
+/// app's move to the background.
+///
+/// | signal | what the storage does |
+/// |---|---|
+/// | memory warning | trims its total cost to half, least recently used first |
+/// | critical memory pressure | empties itself |
+/// | the app entered the background | removes expired entries and trims its total cost to a tenth |
+///
+/// ``platform`` (the default) listens where the platform speaks: the dispatch memory-pressure source on
+/// every Apple platform, and on iOS, tvOS and visionOS also UIKit's memory-warning and
+/// did-enter-background notifications. Linux has no such signals: there ``platform`` hears nothing, so call
+/// ``MemoryStorage/trim(toCost:)`` or ``MemoryStorage/removeAll()`` from your own signal, or post
+/// notifications of your own to a storage made with ``notifications(center:memoryWarning:enteredBackground:)``.
+public struct MemorySignals: Sendable {
+    /// What the storage hears.
+    enum Signal: Sendable {
+        case memoryWarning
+        case criticalMemory
+        case enteredBackground
+    }
+
+    /// Starts listening; the returned token stops it when released.
+    let listen: @Sendable (_ handler: @escaping @Sendable (Signal) -> Void) -> [any Sendable]
+
+    /// The platform's signals: see the type's description for what that is on each platform.
+    public static var platform: MemorySignals {
+        MemorySignals { handler in
+            #if canImport(Darwin)
+                let pressure: [any Sendable] = [MemoryPressureListener(handler)]
+            #else
+                let pressure: [any Sendable] = []
+            #endif
+            #if os(iOS) || os(tvOS) || os(visionOS)
+                // Global constants of UIKit's, not members of the main-actor class: usable from any thread,
+                // and available in app extensions.
+                let application: [any Sendable] = [
+                    NotificationListener(
+                        center: .default, memoryWarning: UIApplication.didReceiveMemoryWarningNotification,
+                        enteredBackground: UIApplication.didEnterBackgroundNotification, handler: handler)
+                ]
+            #else
+                let application: [any Sendable] = []
+            #endif
+            return pressure + application
+        }
+    }
+
+    /// No signals: the storage gives memory back only through its limits and your calls.
+    public static var none: MemorySignals {
+        MemorySignals { _ in [] }
+    }
+
+    /// Signals posted as notifications: for a platform without built-in ones, an app's own lifecycle
+    /// events, or a test.
+    /// - Parameters:
+    ///   - center: Where the notifications are posted.
+    ///   - memoryWarning: The name that means "memory is low"; the storage trims its cost to half.
+    ///   - enteredBackground: The name that means "the app is in the background"; the storage removes
+    ///     expired entries and trims its cost to a tenth. `nil` to hear only memory warnings.
+    /// - Returns: The signals.
+    public static func notifications(
+        center: NotificationCenter, memoryWarning: Notification.Name,
+        enteredBackground: Notification.Name? = nil
+    ) -> MemorySignals {
+        let box = CenterBox(center: center)
+        return MemorySignals { handler in
+            [
+                NotificationListener(
+                    center: box.center, memoryWarning: memoryWarning, enteredBackground: enteredBackground,
+                    handler: handler)
+            ]
+        }
+    }
+}
+
+/// Carries a notification center into a `Sendable` closure.
+private struct CenterBox: @unchecked Sendable {
+    // @unchecked Sendable: NotificationCenter is thread-safe (Apple documents it; swift-corelibs-foundation
+    // guards it with a lock); the box only hands the reference on.
+    let center: NotificationCenter
+}
+
+/// Observes two notification names until released.
+final class NotificationListener: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is a `let` set in `init`; `NotificationCenter` and the
+    // observer tokens it returns are thread-safe to remove from any thread.
+    private let center: NotificationCenter
+    private let observers: [any NSObjectProtocol]
+
+    init(
+        center: NotificationCenter, memoryWarning: Notification.Name, enteredBackground: Notification.Name?,
+        handler: @escaping @Sendable (MemorySignals.Signal) -> Void
+    ) {
+        self.center = center
+        var observers = [
+            center.addObserver(forName: memoryWarning, object: nil, queue: nil) { _ in handler(.memoryWarning)
+            }
+        ]
+        if let enteredBackground {
+            observers.append(
+                center.addObserver(forName: enteredBackground, object: nil, queue: nil) { _ in
+                    handler(.enteredBackground)
+                })
+        }
+        self.observers = observers
+    }
+
+    deinit {
+        for observer in observers { center.removeObserver(observer) }
+    }
+}
+
+#if canImport(Darwin)
+    /// The dispatch memory-pressure source, cancelled when released.
+    final class MemoryPressureListener: @unchecked Sendable {
+        // @unchecked Sendable: `source` is set once in `init` and only cancelled in `deinit`; dispatch
+        // sources are thread-safe, the overlay just does not annotate them `Sendable`.
+        private let source: any DispatchSourceMemoryPressure
+
+        init(_ handler: @escaping @Sendable (MemorySignals.Signal) -> Void) {
+            source = Self.makeSource(handler)
+            source.resume()
+        }
+
+        deinit {
+            source.cancel()
+        }
+
+        /// Built in a nonisolated function so the handler is never inferred to be main-actor isolated.
+        private static func makeSource(
+            _ handler: @escaping @Sendable (MemorySignals.Signal) -> Void
+        ) -> any DispatchSourceMemoryPressure {
+            let source = DispatchSource.makeMemoryPressureSource(
+                eventMask: [.warning, .critical], queue: .global(qos: .utility))
+            source.setEventHandler { [weak source] in
+                guard let event = source?.data else { return }
+                handler(event.contains(.critical) ? .criticalMemory : .memoryWarning)
+            }
+            return source
+        }
+    }
+#endif
