@@ -433,10 +433,11 @@ extension Container {
     /// ```
     /// - Parameters:
     ///   - overrides: Registers the replacements in the child container.
+    ///   - isolation: The caller's actor, inherited so `operation` runs where the caller does; leave it
+    ///     out.
     ///   - operation: The work that should see them.
     /// - Returns: What `operation` returns.
     /// - Throws: What `operation` throws.
-    ///   - isolation: The caller's actor, inherited so `operation` runs where the caller does.
     public static func withOverrides<Result>(
         _ overrides: (Container) -> Void,
         isolation: isolated (any Actor)? = #isolation,

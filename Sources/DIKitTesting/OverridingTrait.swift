@@ -1,7 +1,7 @@
 import DIKit
 import Testing
 
-/// A Swift Testing trait that runs a test, or every test of a suite, with ``DIKit/Container/current``
+/// A Swift Testing trait that runs a test, or every test of a suite, with `Container.current`
 /// bound to a child container holding overrides.
 ///
 /// ```swift
@@ -9,7 +9,7 @@ import Testing
 /// func theChartShowsTheStub() async throws { … }
 /// ```
 /// It is `Container.withOverrides` around the test: the binding is task-local, so tests running in
-/// parallel each see only their own overrides, and ``DIKit/Container/shared`` is never changed.
+/// parallel each see only their own overrides, and `Container.shared` is never changed.
 public struct ContainerOverridesTrait: TestTrait, SuiteTrait, TestScoping {
     private let overrides: @Sendable (Container) -> Void
 
@@ -34,7 +34,7 @@ public struct ContainerOverridesTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == ContainerOverridesTrait {
-    /// Runs the test with ``DIKit/Container/current`` bound to a child of the current container in which
+    /// Runs the test with `Container.current` bound to a child of the current container in which
     /// `overrides` registered their replacements.
     /// - Parameter overrides: Registers the replacements.
     /// - Returns: The trait.

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds each library module's DocC documentation with the toolchain's docc (no plugin dependency):
+# symbol graphs from the compiler, then `docc convert` of the module's catalog, warnings as errors.
+# A module's guide (Docs/<Module>.md) is an article of its catalog through a symbolic link, so the guide
+# on GitHub and the article in DocC are one file.
+# Usage: .ci/build-docs.sh [output folder]   (default: .build-docs/archives)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scratch=.build-docs
+output=${1:-$scratch/archives}
+graphs=$scratch/symbol-graphs
+rm -rf "$graphs" "$output"
+mkdir -p "$graphs" "$output"
+
+for module in Binding CacheKit DIKit DIKitTesting NetworkLayer; do
+    # A fresh graph folder per module: the compiler writes graphs only for what it compiles, and
+    # docc must see this module's graphs (and its extensions of other modules') and no other's.
+    mkdir -p "$graphs/$module"
+    rm -rf "$scratch/debug/Modules/$module.swiftmodule" "$scratch"/debug/"$module".build 2>/dev/null || true
+    swift build --scratch-path "$scratch" --target "$module" \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs/$module" >/dev/null
+    find "$graphs/$module" -name '*.symbols.json' ! -name "$module.symbols.json" ! -name "$module@*.symbols.json" -delete
+    if [ ! -s "$graphs/$module/$module.symbols.json" ]; then
+        echo "no symbol graph was written for $module" >&2
+        exit 1
+    fi
+    docc convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$graphs/$module" \
+        --fallback-display-name "$module" --fallback-bundle-identifier "org.apparchitecturekit.$module" \
+        --warnings-as-errors --transform-for-static-hosting \
+        --output-path "$output/$module.doccarchive" 2>&1 | tee "$scratch/docc-$module.log"
+    pages=$(find "$output/$module.doccarchive/data/documentation" -name '*.json' | wc -l)
+    echo "$module: $pages pages, no warnings"
+done
