@@ -10,17 +10,22 @@ cd "$(dirname "$0")/.."
 scratch=.build-docs
 output=${1:-$scratch/archives}
 graphs=$scratch/symbol-graphs
-rm -rf "$graphs" "$output"
+# A fresh scratch folder: the compiler writes symbol graphs only for what it compiles.
+rm -rf "$scratch"
 mkdir -p "$graphs" "$output"
 
 for module in Binding CacheKit DIKit DIKitTesting NetworkLayer; do
-    # A fresh graph folder per module: the compiler writes graphs only for what it compiles, and
-    # docc must see this module's graphs (and its extensions of other modules') and no other's.
+    # A graph folder per module: docc must see this module's graphs (and its extensions of other
+    # modules') and no other's. Modules built earlier for another target are not compiled again, so
+    # their graphs are copied from the folder they were first written to.
     mkdir -p "$graphs/$module"
-    rm -rf "$scratch/debug/Modules/$module.swiftmodule" "$scratch"/debug/"$module".build 2>/dev/null || true
-    swift build --scratch-path "$scratch" --target "$module" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs/$module" >/dev/null
-    find "$graphs/$module" -name '*.symbols.json' ! -name "$module.symbols.json" ! -name "$module@*.symbols.json" -delete
+    if ! swift build --scratch-path "$scratch" --target "$module" -Xswiftc -emit-symbol-graph \
+        -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs/all" >"$scratch/build-$module.log" 2>&1; then
+        cat "$scratch/build-$module.log" >&2
+        exit 1
+    fi
+    cp "$graphs/all/$module.symbols.json" "$graphs/$module/" 2>/dev/null || true
+    cp "$graphs/all/$module"@*.symbols.json "$graphs/$module/" 2>/dev/null || true
     if [ ! -s "$graphs/$module/$module.symbols.json" ]; then
         echo "no symbol graph was written for $module" >&2
         exit 1

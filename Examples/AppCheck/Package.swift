@@ -15,7 +15,11 @@ let settings = Context.environment["APPCHECK_SETTINGS"] == "xcode26" ? xcode26De
 let package = Package(
     name: "AppCheck",
     platforms: [.iOS(.v16), .macOS(.v13)],
-    dependencies: [.package(name: "AppArchitectureKit", path: "../..")],
+    dependencies: [
+        .package(name: "AppArchitectureKit", path: "../.."),
+        // For the NetworkLayer guide's bridge to swift-log, compiled in DocSnippets.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+    ],
     targets: [
         .target(
             name: "AppCore",
@@ -26,6 +30,18 @@ let package = Package(
                 .product(name: "NetworkLayer", package: "AppArchitectureKit"),
             ],
             swiftSettings: settings),
+        // Every Swift block of the README and Docs/, compiled (.ci/check-doc-snippets.py finds them
+        // here). The guides are written for SwiftPM's default settings, so this target keeps them;
+        // Docs/ApplePlatforms.md's examples are AppCore's, compiled both ways.
+        .target(
+            name: "DocSnippets",
+            dependencies: [
+                .product(name: "Binding", package: "AppArchitectureKit"),
+                .product(name: "CacheKit", package: "AppArchitectureKit"),
+                .product(name: "DIKit", package: "AppArchitectureKit"),
+                .product(name: "NetworkLayer", package: "AppArchitectureKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
             name: "AppCoreTests",
             dependencies: [

@@ -1,0 +1,106 @@
+// swift-format-ignore-file
+// The docs' code, laid out as the page shows it (see DocSnippets.swift).
+import Foundation  //-
+#if canImport(FoundationNetworking)  //-
+    import FoundationNetworking  //-
+#endif  //-
+import NetworkLayer
+
+enum KobisAPI {
+    static let group = EndpointGroup(
+        baseURL: URL(string: "https://www.kobis.or.kr/kobisopenapi/webservice/rest")!,
+        queryItems: [URLQueryItem(name: "key", value: kobisKey)],
+        validate: KobisFault.check)                       // errors KOBIS sends with HTTP 200
+
+    static func dailyBoxOffice(date: String) -> Endpoint<DailyBoxOfficeResponse> {
+        group.get("boxoffice/searchDailyBoxOfficeList.json", query: ["targetDt": date])
+    }
+    static func movieInfo(code: String) -> Endpoint<MovieInfoResponse> {
+        group.get("movie/searchMovieInfo.json", query: ["movieCd": code])
+    }
+}
+
+func networkLayerGuideTour() async throws {  //-
+    let provider = NetworkProvider(middlewares: [RetryMiddleware()])
+    let daily = try await provider.send(KobisAPI.dailyBoxOffice(date: "20261121"))
+    _ = daily  //-
+}  //-
+
+/// The scaffolding of the NetworkLayer guide's examples.
+let kobisKey = "KOBIS_KEY"
+struct DailyBoxOfficeResponse: Decodable, Sendable {}
+struct MovieInfoResponse: Decodable, Sendable {}
+enum KobisFault {
+    static func check(_ data: Data, _ response: HTTPURLResponse) throws {}
+}
+
+extension NetworkLayerGuide {  //-
+    static func streaming(provider: NetworkProvider, api: URL) async throws {  //-
+        let stream = try await provider.stream(Endpoint<Data>(baseURL: api, path: "scores/live"))
+        for try await event in stream.events() where event.event == "score" {
+            let score = try JSONDecoder().decode(Score.self, from: Data(event.data.utf8))
+            show(score)
+        }
+    }  //-
+
+    static func transfers(  //-
+        provider: NetworkProvider, api: API, id: String, trailerURL: URL, posterURL: URL, pngBytes: Data  //-
+    ) async throws {  //-
+        let file = try await provider.download(api.trailer(id), to: trailerURL) { progress in
+            print(progress.completedBytes, progress.expectedBytes ?? -1, progress.fractionCompleted ?? 0)
+        }
+        // file.url == trailerURL, file.byteCount, file.response, file.resumeCount
+
+        let receipt: Receipt = try await provider.upload(api.uploadPoster(id), fromFile: posterURL) { progress in
+            print(progress.fractionCompleted ?? 0)
+        }
+        let thumbnail: Receipt = try await provider.upload(api.uploadThumbnail(id), data: pngBytes)
+
+        var form = MultipartFormData()
+        form.append("Wonka", name: "title")
+        form.append(contentsOf: posterURL, name: "poster", contentType: "image/png")   // read from disk when sent
+        let created: Poster = try await provider.upload(api.createPoster(), multipart: form)
+        _ = (file, receipt, thumbnail, created)  //-
+    }  //-
+
+    static func windows() {  //-
+        var configuration = NetworkProvider.Configuration()
+        configuration.downloadWindow = 32 << 20   // fewer requests, more memory; nil: one request
+        let provider = NetworkProvider(configuration: configuration)
+        _ = provider  //-
+    }  //-
+
+    static func recommendedOrder(logger: AppLogger, auth: Auth, api: EndpointGroup) -> NetworkProvider {  //-
+        NetworkProvider(middlewares: [
+            LoggingMiddleware { logger.debug("\($0)") },   // sees everything, including retries' total time
+            TokenRefreshMiddleware { try await auth.refresh() },
+            AuthorizationMiddleware(for: api) { try await auth.accessToken },   // api's host only
+            RetryMiddleware(),                              // closest to the transport: each attempt has its own timeout
+        ])
+    }  //-
+}  //-
+
+/// The types the NetworkLayer guide's examples mention.
+enum NetworkLayerGuide {
+    struct Score: Decodable, Sendable {}
+    static func show(_ score: Score) {}
+    struct Receipt: Decodable, Sendable {}
+    struct Poster: Decodable, Sendable {}
+
+    struct API: Sendable {
+        let group = EndpointGroup(baseURL: URL(string: "https://api.example.com")!)
+        func trailer(_ id: String) -> Endpoint<Data> { Endpoint(baseURL: group.baseURL, path: "trailers/\(id)") }
+        func uploadPoster(_ id: String) -> Endpoint<Receipt> { group.post("posters/\(id)", json: ["id": id]) }
+        func uploadThumbnail(_ id: String) -> Endpoint<Receipt> { group.post("thumbnails/\(id)", json: ["id": id]) }
+        func createPoster() -> Endpoint<Poster> { group.post("posters", json: ["new": "1"]) }
+    }
+
+    struct AppLogger: Sendable {
+        func debug(_ message: String) {}
+    }
+
+    actor Auth {
+        var accessToken: String { get async throws { "token" } }
+        func refresh() async throws {}
+    }
+}
