@@ -57,3 +57,19 @@ struct AppCoreTests {
         #expect(report.captiveDependencies.isEmpty)
     }
 }
+
+@Suite("A Codable value cached on disk")
+struct MovieDetailsStoreTests {
+    @Test func detailsLoadedOnceAreReadFromDiskByANewStore() async throws {
+        // Given details loaded through one store
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let details = MovieDetails(id: "20124079", minutes: 131)
+        _ = try await MovieDetailsStore(directory: folder).details(of: details.id) { details }
+        // When a new store (a later launch) asks for them with a loader that fails
+        let reopened = try MovieDetailsStore(directory: folder)
+        let read = try await reopened.details(of: details.id) { throw URLError(.notConnectedToInternet) }
+        // Then they come from disk
+        #expect(read == details)
+    }
+}
