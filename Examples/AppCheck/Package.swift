@@ -12,6 +12,11 @@ let xcode26Defaults: [SwiftSetting] = [
 ]
 let settings = Context.environment["APPCHECK_SETTINGS"] == "xcode26" ? xcode26Defaults : []
 
+/// The package's four libraries, as an app target lists them.
+let libraries: [Target.Dependency] = ["Binding", "CacheKit", "DIKit", "NetworkLayer"].map {
+    .product(name: $0, package: "AppArchitectureKit")
+}
+
 let package = Package(
     name: "AppCheck",
     platforms: [.iOS(.v16), .macOS(.v13)],
@@ -23,25 +28,14 @@ let package = Package(
     targets: [
         .target(
             name: "AppCore",
-            dependencies: [
-                .product(name: "Binding", package: "AppArchitectureKit"),
-                .product(name: "CacheKit", package: "AppArchitectureKit"),
-                .product(name: "DIKit", package: "AppArchitectureKit"),
-                .product(name: "NetworkLayer", package: "AppArchitectureKit"),
-            ],
+            dependencies: libraries,
             swiftSettings: settings),
         // Every Swift block of the README and Docs/, compiled (.ci/check-doc-snippets.py finds them
         // here). The guides are written for SwiftPM's default settings, so this target keeps them;
         // Docs/ApplePlatforms.md's examples are AppCore's, compiled both ways.
         .target(
             name: "DocSnippets",
-            dependencies: [
-                .product(name: "Binding", package: "AppArchitectureKit"),
-                .product(name: "CacheKit", package: "AppArchitectureKit"),
-                .product(name: "DIKit", package: "AppArchitectureKit"),
-                .product(name: "NetworkLayer", package: "AppArchitectureKit"),
-                .product(name: "Logging", package: "swift-log"),
-            ]),
+            dependencies: libraries + [.product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "AppCoreTests",
             dependencies: [
