@@ -98,12 +98,24 @@ def blank_comments_and_strings(source):
             quote = '"""' if multi else '"'
             closing = quote + "#" * hashes
             j = i + hashes + len(quote)
+            kept = []  # (start, end) of interpolated code, which is code and is judged
+            escape = "\\" + "#" * hashes
             while j < n:
+                if source.startswith(escape + "(", j):
+                    depth, k = 1, j + len(escape) + 1
+                    while k < n and depth:
+                        depth += {"(": 1, ")": -1}.get(source[k], 0)
+                        k += 1
+                    kept.append((j + len(escape) + 1, k - 1)); j = k; continue
                 if hashes == 0 and source[j] == "\\": j += 2; continue
                 if source.startswith(closing, j): j += len(closing); break
                 if not multi and source[j] == "\n": break
                 j += 1
-            out.append(blank(source[i:j])); i = j
+            text, cursor = [], i
+            for begin, finish in kept:
+                text.append(blank(source[cursor:begin])); text.append(source[begin:finish]); cursor = finish
+            text.append(blank(source[cursor:j]))
+            out.append("".join(text)); i = j
         else:
             out.append(source[i]); i += 1
     return "".join(out)
@@ -130,6 +142,8 @@ def violations(path, source, tools, minimums):
     scopes = [[dict(minimums), tools]]
     pending_available = None        # an @available attribute waiting for its declaration's `{`
     pending_if_available = None     # an `if #available` waiting for its `{`
+    in_declaration = False          # the attributed declaration has begun (a decl keyword was seen)
+    parens = 0                      # open parentheses of that declaration
     directives = []                 # stack of compiler versions from #if / #else
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
@@ -145,42 +159,57 @@ def violations(path, source, tools, minimums):
             continue
         if re.match(r"(@\w+\s+)*import\b", stripped):
             continue  # importing a newer type by name needs no availability
-        availability, compiler = dict(scopes[-1][0]), scopes[-1][1]
-        for needed in directives:
-            if needed: compiler = max(compiler, needed)
-        for match in re.finditer(r"@available\s*\(([^)]*)\)", line):
-            if "unavailable" not in match.group(1) and "deprecated" not in match.group(1):
-                pending_available = merge(pending_available or {}, parse_available(match.group(1)))
-        guard = re.search(r"\b(if|guard)\s+#available\s*\(([^)]*)\)", line)
-        if guard and guard.group(1) == "guard":
-            scopes[-1][0] = merge(scopes[-1][0], parse_available(guard.group(2)))
-        elif guard:
-            pending_if_available = parse_available(guard.group(2))
-        # The line's own code is judged with what is in force once its declaration's attribute applies.
-        line_availability = merge(availability, pending_available or {})
-        line_availability = merge(line_availability, pending_if_available or {})
-        for pattern, what, needed in API_RULES:
-            if re.search(pattern, line) and not all(
-                line_availability.get(platform, (0,)) >= needed[platform] for platform in PLATFORMS
-            ):
-                yield number, f"{what} needs {', '.join(f'{p} {needed[p][0]}' for p in PLATFORMS)}: " \
-                    "mark the declaration @available or guard it with #available"
-        for pattern, what, needed in LANGUAGE_RULES:
-            if re.search(pattern, line) and compiler < needed:
-                yield number, f"{what} needs Swift {'.'.join(map(str, needed))}; the package's minimum is " \
-                    f"{'.'.join(map(str, tools))}: guard it with #if compiler(>={'.'.join(map(str, needed))})"
-        for character in line:
-            if character == "{":
+        # A line is judged piece by piece: each run of text between braces with the scope in force there,
+        # so `if #available(…) { a() } else { b() }` judges `b()` outside the guard.
+        for piece in re.split(r"([{}])", line):
+            if piece == "{":
                 opened = merge(scopes[-1][0], pending_available or {})
                 opened = merge(opened, pending_if_available or {})
-                scopes.append([opened, compiler])
+                scopes.append([opened, scopes[-1][1]])
                 pending_available = pending_if_available = None
-            elif character == "}" and len(scopes) > 1:
-                scopes.pop()
-        # An attribute on a declaration without a body (a stored property) covers that line only.
-        if pending_available and re.search(r"\b(let|var|case|typealias)\b", line) and "{" not in line \
-                and not line.rstrip().endswith(("(", ",", "=")):
+                in_declaration, parens = False, 0
+                continue
+            if piece == "}":
+                if len(scopes) > 1:
+                    scopes.pop()
+                pending_if_available = None
+                continue
+            compiler = scopes[-1][1]
+            for needed in directives:
+                if needed: compiler = max(compiler, needed)
+            for match in re.finditer(r"@available\s*\(([^)]*)\)", piece):
+                if "unavailable" not in match.group(1) and "deprecated" not in match.group(1):
+                    pending_available = merge(pending_available or {}, parse_available(match.group(1)))
+            guard = re.search(r"\b(if|guard)\s+#available\s*\(([^)]*)\)", piece)
+            if guard and guard.group(1) == "guard":
+                scopes[-1][0] = merge(scopes[-1][0], parse_available(guard.group(2)))
+            elif guard:
+                pending_if_available = parse_available(guard.group(2))
+            # The piece's own code is judged with what is in force once its declaration's attribute applies.
+            in_force = merge(scopes[-1][0], pending_available or {})
+            in_force = merge(in_force, pending_if_available or {})
+            for pattern, what, needed in API_RULES:
+                if re.search(pattern, piece) and not all(
+                    in_force.get(platform, (0,)) >= needed[platform] for platform in PLATFORMS
+                ):
+                    yield number, f"{what} needs {', '.join(f'{p} {needed[p][0]}' for p in PLATFORMS)}: " \
+                        "mark the declaration @available or guard it with #available"
+            for pattern, what, needed in LANGUAGE_RULES:
+                if re.search(pattern, piece) and compiler < needed:
+                    yield number, f"{what} needs Swift {'.'.join(map(str, needed))}; the package's minimum is " \
+                        f"{'.'.join(map(str, tools))}: guard it with #if compiler(>={'.'.join(map(str, needed))})"
+            if pending_available is not None:
+                if re.search(r"\b(func|init|subscript|let|var|case|typealias|associatedtype|class|struct|enum|"
+                             r"actor|protocol|extension|macro)\b", piece):
+                    in_declaration = True
+                if in_declaration:
+                    parens += piece.count("(") - piece.count(")")
+        # An attributed declaration without a body (a stored property, a protocol requirement) ends at the
+        # end of its line once its parentheses close and nothing continues it: its attribute covers no more.
+        continues = line.rstrip().endswith(("(", ",", "=", "->", ":", "&", "where")) or line.rstrip().endswith("{")
+        if pending_available is not None and in_declaration and parens <= 0 and not continues:
             pending_available = None
+            in_declaration, parens = False, 0
 
 
 def check(paths, manifest_path="Package.swift"):
@@ -206,6 +235,13 @@ import Observation
 @MainActor @Observable final class Model { var x = 0 }
 func track() { withObservationTracking { } onChange: { } }
 func child() { weak let c = Object() }
+protocol P {
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
+    func a()
+}
+func c() { withObservationTracking { } onChange: { } }
+func d() { if #available(iOS 17, macOS 14, tvOS 17, watchOS 10, *) { e() } else { withObservationTracking { } onChange: { } } }
+let s = "\\(withObservationTracking { } onChange: { })"
 '''
 
 SELF_TEST_GOOD = '''
@@ -225,6 +261,13 @@ func later() {
 #if compiler(>=6.2)
     func child() { weak let c = Object() }
 #endif
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
+public func tracked(
+    value: Int
+) -> TrackedValue<Int> {
+    withObservationTracking { } onChange: { }
+}
+let text = "withObservationTracking \\(value) in a string"
 '''
 
 
@@ -232,9 +275,9 @@ def self_test():
     tools, minimums = (6, 1), {"iOS": (16,), "macOS": (13,), "tvOS": (16,), "watchOS": (9,)}
     bad = list(violations("bad.swift", SELF_TEST_BAD, tools, minimums))
     good = list(violations("good.swift", SELF_TEST_GOOD, tools, minimums))
-    assert [line for line, _ in bad] == [3, 4, 5], bad
+    assert [line for line, _ in bad] == [3, 4, 5, 10, 11, 12], bad
     assert good == [], good
-    print("self-test: 3 unguarded uses found, 0 false reports on guarded ones")
+    print("self-test: 6 unguarded uses found, 0 false reports on guarded ones")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ extension DiskStorage {
     /// The folder a storage uses when its configuration names none:
     /// `<caches>/<app>/CacheKit/<name>`, where `<caches>` is the platform caches directory
     /// (`~/Library/Caches` on Apple platforms, `$XDG_CACHE_HOME` or `~/.cache` on Linux) and `<app>` is the
-    /// main bundle's identifier or, without one (a command-line tool, a server), the process's name.
+    /// main bundle's identifier or, without one (a command-line tool, a server), the process's name; each
+    /// part is kept as it is when made of letters, digits, `.`, `-` and `_`, and otherwise made safe and
+    /// suffixed with a hash of it (see ``pathComponent(_:fallback:)``).
     ///
     /// So two apps, or an app and its extensions, that each open `Cache(name: "posters")` get folders of
     /// their own, as the one-process-per-folder rule asks; two running copies of one program still share.
@@ -27,12 +29,16 @@ extension DiskStorage {
             .appendingPathComponent(pathComponent(name, fallback: "CacheKit"), isDirectory: true)
     }
 
-    /// `text` as one path component: characters other than letters, digits, `.`, `-` and `_` become `_`,
-    /// and an empty result, `.` or `..` becomes `fallback`, so no name leaves the caches directory.
+    /// `text` as one path component that stays inside the caches directory and is its own: a name of
+    /// letters, digits, `.`, `-` and `_` (at most 100 characters, not `.` or `..`) is kept as it is; any
+    /// other gets those characters (others become `_`) followed by `-` and 16 hex digits of a hash of the
+    /// whole name, so `포스터` and `썸네일` get folders of their own. An empty name is `fallback`.
     static func pathComponent(_ text: String, fallback: String) -> String {
+        guard !text.isEmpty else { return fallback }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
-        let cleaned = String(text.prefix(200).map { allowed.contains($0) ? $0 : "_" })
-        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? fallback : cleaned
+        if text.count <= 100, text != ".", text != "..", text.allSatisfy(allowed.contains) { return text }
+        let readable = String(text.prefix(100).map { allowed.contains($0) ? $0 : "_" })
+        return readable + "-" + StableHash.hex(text).prefix(16)
     }
 
     /// Creates `directory` (and its parents) if it is missing, and gives it the configured file

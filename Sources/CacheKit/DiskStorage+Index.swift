@@ -207,7 +207,8 @@ struct FileRead {
         case notOurs
         /// CacheKit's, and damaged: `reason` says how.
         case damaged(reason: String)
-        /// Could not be read now (out of descriptors or memory, an I/O error): not judged either way.
+        /// Could not be read now (refused, as a protected file is while the device is locked; out of
+        /// descriptors or memory; an I/O error): not judged either way.
         case unavailable
     }
 
@@ -217,15 +218,16 @@ struct FileRead {
     /// Where the deadline is in the file, for writing a renewal back.
     let deadlineOffset: Int
 
-    init(path: String, key: String, sizeLimit: Int) {
+    init(path: String, key: String, sizeLimit: Int, injectedFailure: Int32? = nil) {
         var opened: Int32?
         var failure: Int32 = 0
         do throws(POSIXFile.Failure) {
+            if let injectedFailure { throw POSIXFile.Failure(code: injectedFailure) }
             opened = try POSIXFile.openForReading(path, writable: true)
         } catch {
             failure = error.code
             // A read-only file or file system: read it, and skip writing the renewal back.
-            if error.code == EACCES || error.code == EROFS {
+            if injectedFailure == nil, error.code == EACCES || error.code == EROFS {
                 do throws(POSIXFile.Failure) {
                     opened = try POSIXFile.openForReading(path, writable: false)
                 } catch {
@@ -234,8 +236,10 @@ struct FileRead {
             }
         }
         guard let descriptor = opened else {
-            // Gone, a link, a directory, a device without a reader, or not ours to read: not an entry.
-            let notAnEntry = [ENOENT, ELOOP, EISDIR, ENXIO, ENOTDIR, EACCES, EPERM].contains(failure)
+            // Gone, a link, a directory or a device without a reader: not an entry. Refused (a protected
+            // file while the device is locked: EPERM), or out of descriptors: may open later, so it is a
+            // miss that stays indexed.
+            let notAnEntry = [ENOENT, ELOOP, EISDIR, ENXIO, ENOTDIR].contains(failure)
             (result, self.descriptor, deadlineOffset) = (notAnEntry ? .notOurs : .unavailable, nil, 0)
             return
         }

@@ -200,7 +200,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         if let hook = beforeReadingFile.withLock({ $0 }) { hook(key) }
         // Outside the lock: open, check and read the file. A store that renamed a newer file into place
         // meanwhile is read instead (it is the newest value); its generation tells us below.
-        let outcome = FileRead(path: path, key: key, sizeLimit: configuration.sizeLimit)
+        let outcome = FileRead(
+            path: path, key: key, sizeLimit: configuration.sizeLimit,
+            injectedFailure: openFailure.withLock({ $0 })?(name))
         // What to write back after unlocking: the renewed deadline (if any) and the recency time.
         var renewal: (descriptor: Int32, expiration: StoredExpiration?)?
         defer {
@@ -243,7 +245,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                 // Another key with the same hash owns this file: a miss, and the file stays.
                 break
             case .unavailable:
-                // Out of descriptors or memory, an I/O error: a miss now; the entry stays indexed.
+                // Refused (a protected file while the device is locked), out of descriptors or memory,
+                // an I/O error: a miss now; the entry stays indexed, so it is served, or removed by
+                // name, later.
                 break
             case .notOurs:
                 // Something else took the entry's name (a pipe, a device, another program's file) or a
@@ -349,6 +353,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             }
             if let replaced = state.index?.insert(entry, forKey: name) { state.totalSize -= replaced.size }
             state.totalSize += file.count
+            state.unreadable.remove(name)
             return nil
         }
         // A later store or remove took over (the file was not renamed), or the rename failed.
@@ -440,20 +445,10 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             _ = ensureIndex(&state, at: seconds, events: &events, lookingUp: name)
             state.nextGeneration &+= 1
             Self.raiseFloor(name, to: state.nextGeneration, state: &state)
-            if state.unreadable.remove(name) != nil {
-                // Still cannot be opened: removed by name, so it never comes back once it can be.
-                do throws(POSIXFile.Failure) {
-                    try POSIXFile.remove(path(of: name))
-                } catch {
-                    state.unreadable.insert(name)
-                    throw CacheError(
-                        operation: .remove, key: key, path: path(of: name),
-                        reason: .fileSystem(code: error.code, message: error.message))
-                }
-                if configuration.onEvent != nil { events.append(.removed(.disk, key: key)) }
-                return
-            }
-            guard state.index?.peek(name) != nil else { return }
+            // An entry that still cannot be opened is removed by name too, so it never comes back once it
+            // can be.
+            let wasUnreadable = state.unreadable.remove(name) != nil
+            guard wasUnreadable || state.index?.peek(name) != nil else { return }
             let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
             do throws(POSIXFile.Failure) {
                 try POSIXFile.move(path(of: name), to: trash)
@@ -461,6 +456,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
             } catch  where error.code == ENOENT {
                 // Already gone.
             } catch {
+                if wasUnreadable { state.unreadable.insert(name) }
                 throw CacheError(
                     operation: .remove, key: key, path: path(of: name),
                     reason: .fileSystem(code: error.code, message: error.message))
@@ -479,26 +475,28 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var events: [CacheEvent] = []
         defer { emit(events) }
         let seconds = clock.now().timeIntervalSince1970
-        let removed = state.withLock { state -> ClockTable<String, IndexEntry> in
+        let (removed, unreadable) = state.withLock { state -> (ClockTable<String, IndexEntry>, Set<String>) in
             _ = ensureIndex(&state, at: seconds, events: &events)
             state.nextGeneration &+= 1
             state.clearedBelow = state.nextGeneration
-            // Entries that could not be opened are removed by name: read later, they would bring back
-            // values stored before this call.
-            for name in state.unreadable { try? POSIXFile.remove(path(of: name)) }
-            state.unreadable = []
             defer {
                 state.index = ClockTable()
                 state.totalSize = 0
+                state.unreadable = []
             }
-            return state.index ?? ClockTable()
+            return (state.index ?? ClockTable(), state.unreadable)
         }
         if configuration.onEvent != nil {
             for name in removed.keysNewestFirst {
                 events.append(.removed(.disk, key: removed.peek(name)?.key ?? name))
             }
         }
-        for name in ownFiles() {
+        // The files that carry CacheKit's trailer, and, by name, the entries indexed or seen unreadable (a
+        // protected file on a locked device cannot be opened to check its trailer): read later, they
+        // would bring back values stored before this call.
+        let listed = ownFiles()
+        let byName = Set(removed.keysNewestFirst).union(unreadable).subtracting(listed)
+        for name in listed + byName.sorted() {
             let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
             let failure = state.withLock { state -> POSIXFile.Failure? in
                 // A store that renamed its file into place since then keeps it.

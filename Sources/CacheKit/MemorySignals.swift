@@ -14,9 +14,10 @@ import Foundation
 /// | critical memory pressure | empties itself |
 /// | the app entered the background | removes expired entries and trims its total cost to a tenth |
 ///
-/// ``platform`` (the default) listens where the platform speaks: the dispatch memory-pressure source on
-/// every Apple platform, and on iOS, tvOS and visionOS also UIKit's memory-warning and
-/// did-enter-background notifications. Linux has no such signals: there ``platform`` hears nothing, so call
+/// ``platform`` (the default) listens where the platform speaks: on iOS, tvOS and visionOS, UIKit's
+/// memory-warning and did-enter-background notifications and the dispatch memory-pressure source's
+/// critical level; on macOS and watchOS, the dispatch source's warning and critical levels. Each warning
+/// comes from one source, so it trims once. Linux has no such signals: there ``platform`` hears nothing, so call
 /// ``MemoryStorage/trim(toCost:)`` or ``MemoryStorage/removeAll()`` from your own signal, or post
 /// notifications of your own to a storage made with ``notifications(center:memoryWarning:enteredBackground:)``.
 public struct MemorySignals: Sendable {
@@ -33,8 +34,14 @@ public struct MemorySignals: Sendable {
     /// The platform's signals: see the type's description for what that is on each platform.
     public static var platform: MemorySignals {
         MemorySignals { handler in
-            #if canImport(Darwin)
-                let pressure: [any Sendable] = [MemoryPressureListener(handler)]
+            #if os(iOS) || os(tvOS) || os(visionOS)
+                // UIKit's notification reports the warnings; the source adds only the critical level, so
+                // one warning trims once.
+                let pressure: [any Sendable] = [MemoryPressureListener(events: [.critical], handler)]
+            #elseif canImport(Darwin)
+                let pressure: [any Sendable] = [
+                    MemoryPressureListener(events: [.warning, .critical], handler)
+                ]
             #else
                 let pressure: [any Sendable] = []
             #endif
@@ -125,8 +132,11 @@ final class NotificationListener: @unchecked Sendable {
         // sources are thread-safe, the overlay just does not annotate them `Sendable`.
         private let source: any DispatchSourceMemoryPressure
 
-        init(_ handler: @escaping @Sendable (MemorySignals.Signal) -> Void) {
-            source = Self.makeSource(handler)
+        init(
+            events: DispatchSource.MemoryPressureEvent,
+            _ handler: @escaping @Sendable (MemorySignals.Signal) -> Void
+        ) {
+            source = Self.makeSource(events: events, handler)
             source.resume()
         }
 
@@ -136,10 +146,11 @@ final class NotificationListener: @unchecked Sendable {
 
         /// Built in a nonisolated function so the handler is never inferred to be main-actor isolated.
         private static func makeSource(
+            events: DispatchSource.MemoryPressureEvent,
             _ handler: @escaping @Sendable (MemorySignals.Signal) -> Void
         ) -> any DispatchSourceMemoryPressure {
             let source = DispatchSource.makeMemoryPressureSource(
-                eventMask: [.warning, .critical], queue: .global(qos: .utility))
+                eventMask: events, queue: .global(qos: .utility))
             source.setEventHandler { [weak source] in
                 guard let event = source?.data else { return }
                 handler(event.contains(.critical) ? .criticalMemory : .memoryWarning)

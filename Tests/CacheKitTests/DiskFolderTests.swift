@@ -43,6 +43,18 @@ struct DiskFolderTests {
         #expect(!url.pathComponents.suffix(3).contains { $0 == "." || $0 == ".." || $0.isEmpty })
     }
 
+    @Test func namesThatDifferOnlyInCharactersNotAllowedInAFolderGetFoldersOfTheirOwn() {
+        // When
+        let names = ["포스터", "썸네일", "a b", "a_b", "a/b"]
+        let folders = names.map {
+            DiskStorage<Data>.defaultDirectory(named: $0, bundleIdentifier: "com.example.App")
+                .lastPathComponent
+        }
+        // Then every name has its own folder, and a plain name is kept as it is
+        #expect(Set(folders).count == names.count)
+        #expect(folders[3] == "a_b")
+    }
+
     // MARK: - A folder deleted while in use
 
     @Test func aStoreAfterTheFolderWasDeletedCreatesItAgain() throws {
@@ -121,6 +133,77 @@ struct DiskFolderTests {
         locked.withLock { $0 = false }
         // Then
         #expect(storage.value(forKey: "k") == nil)
+        #expect(!FileManager.default.fileExists(atPath: storage.fileURL(forKey: "k").path))
+    }
+}
+
+@Suite("DiskStorage: an indexed entry read while the device is locked")
+struct LockedReadTests {
+    let folder: TemporaryFolder
+    let clock = ManualClock()
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    /// A storage holding "k", indexed while unlocked; reads fail with EPERM while `locked` is true.
+    func storageWithIndexedEntry(_ locked: Locked<Bool>) throws -> DiskStorage<String> {
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        try storage.store("poster", forKey: "k")
+        storage.openFailure.withLock { $0 = { _ in locked.withLock { $0 } ? EPERM : nil } }
+        return storage
+    }
+
+    @Test func anIndexedEntryIsAMissWhileLockedAndIsServedOnceUnlocked() throws {
+        // Given an entry indexed while the device was unlocked, read after it locked
+        let locked = Locked(true)
+        let storage = try storageWithIndexedEntry(locked)
+        #expect(storage.value(forKey: "k") == nil)
+        // When the device is unlocked
+        locked.withLock { $0 = false }
+        // Then the entry was kept and is served
+        #expect(storage.value(forKey: "k") == "poster")
+    }
+
+    @Test func removingAnIndexedEntryWhileLockedDeletesItsFile() throws {
+        // Given a read that failed while locked
+        let locked = Locked(true)
+        let storage = try storageWithIndexedEntry(locked)
+        _ = storage.value(forKey: "k")
+        // When it is removed while still locked, then the device is unlocked
+        try storage.removeValue(forKey: "k")
+        locked.withLock { $0 = false }
+        // Then
+        #expect(storage.value(forKey: "k") == nil)
+        #expect(!FileManager.default.fileExists(atPath: storage.fileURL(forKey: "k").path))
+    }
+
+    @Test func removeAllWhileLockedDeletesIndexedEntriesItCannotOpen() throws {
+        // Given an indexed entry that cannot be opened now
+        let locked = Locked(true)
+        let storage = try storageWithIndexedEntry(locked)
+        // When everything is removed
+        try storage.removeAll()
+        // Then its file is gone, though its trailer could not be checked
+        #expect(!FileManager.default.fileExists(atPath: storage.fileURL(forKey: "k").path))
+        locked.withLock { $0 = false }
+        #expect(storage.value(forKey: "k") == nil)
+    }
+
+    @Test func aStoreOverAnEntryUnreadableAtLaunchThenARemoveLeavesNothingIndexed() throws {
+        // Given an entry unreadable at launch, stored anew, then removed while still locked
+        try DiskStorage<String>(in: folder, clock: clock).store("old", forKey: "k")
+        let locked = Locked(true)
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        storage.openFailure.withLock { $0 = { _ in locked.withLock { $0 } ? EPERM : nil } }
+        #expect(storage.value(forKey: "k") == nil)
+        try storage.store("new", forKey: "k")
+        // When
+        try storage.removeValue(forKey: "k")
+        // Then nothing is left: not in the index, not in the totals, not on disk
+        #expect(!storage.contains("k"))
+        #expect(storage.count == 0)
+        #expect(storage.totalSize == 0)
         #expect(!FileManager.default.fileExists(atPath: storage.fileURL(forKey: "k").path))
     }
 }
