@@ -147,9 +147,9 @@ public final class Observable<Value> {
         lock.lock()
         nextSubscriberID &+= 1
         var handler = handler
-        // A subscriber that already has the current value (`seenVersion`) counts it as the first of
-        // the values ``dropFirst(_:)`` skips: an operator after `dropFirst` then follows every change.
-        let skipped = skippedPerSubscriber - (seenVersion == version ? 1 : 0)
+        // Only subscribers skip what ``dropFirst(_:)`` asks; an operator after it (the only caller that
+        // passes `seenVersion`) starts from the current value and follows every change, whatever the count.
+        let skipped = seenVersion == nil ? skippedPerSubscriber : 0
         if skipped > 0 {
             handler = Self.skipping(skipped, handler)
         }

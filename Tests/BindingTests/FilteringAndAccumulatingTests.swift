@@ -156,4 +156,29 @@ struct DropFirstChainTests {
         // Then the first change is not skipped
         #expect(upper.value == "A")
     }
+
+    @Test(arguments: [1, 2, 3])
+    func anOperatorAfterDropFirstOfAnyCountFollowsTheFirstChange(count: Int) {
+        // Given a map after dropFirst(count)
+        let source = Observable(3)
+        let tenfold = source.dropFirst(count).map { $0 * 10 }
+        // When the source changes once
+        source.value = 4
+        // Then the map has followed it
+        #expect(tenfold.value == 40)
+    }
+
+    @Test(arguments: [2, 3])
+    func aSubscriberOfAnOperatorAfterDropFirstSeesEveryChange(count: Int) {
+        // Given a subscriber of a map after dropFirst(count)
+        let source = Observable(1)
+        let received = Recorder<Int>()
+        let subscription = source.dropFirst(count).map { $0 * 10 }.subscribe { received.append($0) }
+        // When the source changes twice
+        source.value = 2
+        source.value = 3
+        // Then the subscriber saw the map's current value and both changes
+        #expect(received.values == [10, 20, 30])
+        subscription.cancel()
+    }
 }
