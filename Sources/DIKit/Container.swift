@@ -147,12 +147,16 @@ public final class Container: Resolving, Sendable {
         for module in modules { module.register(in: self) }
     }
 
-    /// Whether a registration for `type`, `name` and no arguments exists here or in a parent.
+    /// Whether a registration for `type`, `name` and no arguments exists here or in a parent, of either
+    /// kind: synchronous (`register`, main-actor ones included) or async (`registerAsync`). The nearest
+    /// container with either kind decides, as for resolving: ``resolveAsync(_:name:)`` resolves what this
+    /// finds, and the synchronous `resolve` only a synchronous registration.
     /// - Parameters:
     ///   - type: The registered type.
     ///   - name: The registration's name; `nil` by default.
     public func isRegistered<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
-        lookup(RegistrationKey(type, Void.self, name: name)) != nil
+        let key = RegistrationKey(type, Void.self, name: name)
+        return lookup(key, orElse: RegistrationKey(type, AsyncFactoryMarker.self, name: name)) != nil
     }
 
     /// Removes every registration of this container (not of its parent) and the instances they hold.

@@ -309,3 +309,29 @@ struct AsyncChildTaskPathTests {
         #expect(error?.renderedPath == "DailyBoxOfficeViewModel → BoxOfficeRepository")
     }
 }
+
+@Suite("Container: isRegistered and async registrations")
+struct AsyncIsRegisteredTests {
+    @Test func aTypeRegisteredAsynchronouslyIsRegistered() {
+        // Given
+        let container = Container()
+        // When
+        container.registerAsync(Keychain.self) { _ in Keychain() }
+        // Then
+        #expect(container.isRegistered(Keychain.self))
+        #expect(!container.isRegistered(Keychain.self, name: "other"))
+    }
+
+    @Test func aChildsAsyncOverrideIsWhatIsRegisteredThere() async throws {
+        // Given a parent's synchronous registration, overridden by its child's async one
+        let parent = Container()
+        parent.register(Keychain.self) { _ in Keychain() }
+        let child = parent.makeChild()
+        child.registerAsync(Keychain.self) { _ in Keychain() }
+        // When / Then the child answers for its own registration, which resolveAsync finds and the
+        // synchronous resolve, which cannot await, does not
+        #expect(child.isRegistered(Keychain.self))
+        _ = try await child.resolveAsync(Keychain.self)
+        #expect(throws: ResolutionError.self) { try child.resolve(Keychain.self) }
+    }
+}
