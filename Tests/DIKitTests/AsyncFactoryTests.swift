@@ -111,6 +111,33 @@ struct AsyncFactoryTests {
         #expect(try await container.resolveAsync(Service.self) !== made)
     }
 
+    @Test(arguments: [false, true])
+    func aResolveThatBeginsAfterAResetNeverGetsTheInstanceMadeBeforeIt(releasingAll: Bool) async throws {
+        // Given a session-scoped service whose creation is in flight when the session ends, and a resolve
+        // that begins after the reset and waits for that creation
+        let container = Container()
+        let gate = AsyncGate()
+        let attempts = Counter()
+        container.registerAsync(Service.self, scope: .custom(.session)) { _ in
+            attempts.increment()
+            if attempts.value == 1 { await gate.enter() }
+            return Service()
+        }
+        let creation = Task { try await container.resolveAsync(Service.self) }
+        await gate.waitUntilEntered()
+        if releasingAll { container.releaseInstances() } else { container.reset(scope: .session) }
+        let next = Task { try await container.resolveAsync(Service.self) }
+        while container.waitingTaskCount(for: Service.self) < 1 { await Task.yield() }
+        // When the old creation finishes
+        gate.open()
+        let old = try await creation.value
+        // Then the resolve that began after the reset gets a new instance, which is the one kept
+        let new = try await next.value
+        #expect(new !== old)
+        #expect(try await container.resolveAsync(Service.self) === new)
+        #expect(attempts.value == 2)
+    }
+
     @Test func anUnstructuredTaskStartedByAFactoryIsNotPartOfItsPath() async throws {
         // Given a factory that starts a task which later resolves the same registration
         final class Poller: Sendable {}

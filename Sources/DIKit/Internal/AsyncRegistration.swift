@@ -90,7 +90,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
                 do {
                     let made = try await make(resolvingFrom: owner, parent: parent)
                     try keep(made, ifStillAt: generation, parent: parent)
-                    finish(telling: .made(made))
+                    finish(made: made, ifStillAt: generation)
                     return made
                 } catch {
                     finish(telling: Task.isCancelled ? .retry : .failed(error))
@@ -138,16 +138,31 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
         }
     }
 
+    /// Ends this task's creation: the waiting tasks get `made` when no release happened since
+    /// `generation`, and try again otherwise, so a resolve that began after a reset (a logout) never
+    /// gets an instance whose creation began before it. Checked under the same lock as ``enter(parent:)``,
+    /// so a task that starts waiting after a release always sees it here.
+    private func finish(made: Service, ifStillAt generation: Int) {
+        AsyncCreations.lock.withLock {
+            let unchanged = ownerLock.withLock { kept.generation } == generation
+            resumeWaiters(with: unchanged ? .made(made) : .retry)
+        }
+    }
+
     /// Ends this task's creation and tells every waiting task `entry`.
     private func finish(telling entry: Entry) {
-        AsyncCreations.lock.withLock {
-            creatorPath = nil
-            for waiter in waiters {
-                AsyncCreations.remove(waiters: waiter.waitingRegistrations, for: ObjectIdentifier(self))
-                waiter.continuation.resume(returning: entry)
-            }
-            waiters = []
+        AsyncCreations.lock.withLock { resumeWaiters(with: entry) }
+    }
+
+    /// Clears the creation and resumes every waiting task with `entry`; called holding
+    /// `AsyncCreations.lock`.
+    private func resumeWaiters(with entry: Entry) {
+        creatorPath = nil
+        for waiter in waiters {
+            AsyncCreations.remove(waiters: waiter.waitingRegistrations, for: ObjectIdentifier(self))
+            waiter.continuation.resume(returning: entry)
         }
+        waiters = []
     }
 
     /// How many tasks wait for the creation in progress: for tests that must hold a waiter in place.
