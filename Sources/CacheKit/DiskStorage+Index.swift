@@ -18,7 +18,9 @@ extension DiskStorage {
     func ensureIndex(_ state: inout State, at seconds: Double, events: inout [CacheEvent]) -> Bool {
         if state.index != nil { return true }
         state.indexBuilds += 1
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else {
+        guard !listingFails.withLock({ $0 }),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath)
+        else {
             return false
         }
         var found: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
@@ -126,6 +128,13 @@ extension DiskStorage {
             }
         }
         return read ?? .skipped
+    }
+
+    /// Whether the entry file `name` is this storage's to remove: it carries CacheKit's trailer, or it
+    /// cannot be opened now to tell (a protected file on a locked device). False when it is gone.
+    func isOwnFile(_ name: String) -> Bool {
+        withTrailer(of: name, sizeLimit: .max, unavailable: true) { _, _, _, check in check != .foreign }
+            ?? false
     }
 
     /// The files `removeAll` may delete: entry-named files carrying CacheKit's trailer, and stale

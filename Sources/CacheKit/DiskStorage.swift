@@ -65,6 +65,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     /// A test hook that makes opening an entry file for the index fail with an errno, as a locked device
     /// does for a protected file (root, who runs CI, can open any file); `nil` outside tests.
     let openFailure = Locked<(@Sendable (String) -> Int32?)?>(nil)
+    /// A test hook that makes listing the folder fail, as running out of descriptors does; false outside
+    /// tests.
+    let listingFails = Locked(false)
 
     /// Creates the storage and its directory. The index is built on first use, and expired entries
     /// found then are removed.
@@ -442,13 +445,15 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var retired: [String] = []
         defer { discard(retired) }
         try state.withLock { state throws(CacheError) in
-            _ = ensureIndex(&state, at: seconds, events: &events, lookingUp: name)
+            let indexed = ensureIndex(&state, at: seconds, events: &events, lookingUp: name)
             state.nextGeneration &+= 1
             Self.raiseFloor(name, to: state.nextGeneration, state: &state)
             // An entry that still cannot be opened is removed by name too, so it never comes back once it
-            // can be.
+            // can be; so is this storage's file when the index cannot be built (out of descriptors): a
+            // remove removes the file or throws.
             let wasUnreadable = state.unreadable.remove(name) != nil
-            guard wasUnreadable || state.index?.peek(name) != nil else { return }
+            let unindexed = !indexed && isOwnFile(name)
+            guard wasUnreadable || unindexed || state.index?.peek(name) != nil else { return }
             let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
             do throws(POSIXFile.Failure) {
                 try POSIXFile.move(path(of: name), to: trash)

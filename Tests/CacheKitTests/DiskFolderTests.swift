@@ -207,3 +207,38 @@ struct LockedReadTests {
         #expect(!FileManager.default.fileExists(atPath: storage.fileURL(forKey: "k").path))
     }
 }
+
+@Suite("DiskStorage: a remove when the index cannot be built")
+struct RemoveWithoutIndexTests {
+    let folder: TemporaryFolder
+    let clock = ManualClock()
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    @Test func aRemoveDeletesTheFileEvenWhenTheIndexCannotBeBuilt() throws {
+        // Given an entry on disk, and a new storage that cannot list its folder (out of descriptors)
+        try DiskStorage<String>(in: folder, clock: clock).store("old", forKey: "k")
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        storage.listingFails.withLock { $0 = true }
+        // When the key is removed
+        try storage.removeValue(forKey: "k")
+        // Then the file is gone, and once the folder can be listed the value does not come back
+        #expect(!FileManager.default.fileExists(atPath: storage.fileURL(forKey: "k").path))
+        storage.listingFails.withLock { $0 = false }
+        #expect(storage.value(forKey: "k") == nil)
+    }
+
+    @Test func aRemoveLeavesAForeignFileAloneWhenTheIndexCannotBeBuilt() throws {
+        // Given a file that is not CacheKit's under the key's name
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        let path = storage.fileURL(forKey: "k").path
+        try Data("not a cache entry".utf8).write(to: URL(fileURLWithPath: path))
+        storage.listingFails.withLock { $0 = true }
+        // When
+        try storage.removeValue(forKey: "k")
+        // Then
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+}
