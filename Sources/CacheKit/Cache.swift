@@ -173,7 +173,9 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
         if let front, let hit = front.entry(forKey: key, extending: .cacheTime) {
             return CachedValue(value: hit.value, source: .memory)
         }
-        return await lanes.run(key) { await lookupHoldingLane(key) }
+        // A cancelled caller leaves the lane's line at once: a miss, which a loading caller turns into
+        // `CancellationError` before it loads.
+        return await lanes.runUnlessCancelled(key) { await lookupHoldingLane(key) } ?? nil
     }
 
     private func lookupHoldingLane(_ key: String) async -> CachedValue<Value>? {
@@ -270,6 +272,7 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
             try Task.checkCancellation()
             let finishedBefore = loads.withLock { $0.finished[stripe] }
             if let cached = await lookup(forKey: key) { return cached }
+            try Task.checkCancellation()
             if let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
             let joined = loads.withLock { loads -> (LoadFlight<Value>, waiter: UInt64, isNew: Bool)? in
                 if let running = loads.flights[key] { return (running, running.makeWaiter(), false) }

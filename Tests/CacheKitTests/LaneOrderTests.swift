@@ -1,0 +1,116 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CacheKit
+
+/// A tier that can hold its calls at gates, and read another key through the cache it serves.
+actor GatedTier: CacheStorage {
+    typealias Value = String
+    private var entries: [String: String] = [:]
+    private var cache: Cache<String>?
+    /// Held before answering a read of `heldKey`, which then reads `nestedKey` through the cache.
+    let readGate = AsyncGate()
+    let removeAllGate = AsyncGate()
+    private var heldKey: String?
+    private var nestedKey: String?
+    private var holdsRemoveAll = false
+
+    func serve(_ cache: Cache<String>) { self.cache = cache }
+    func holdRead(of key: String, thenRead nested: String) {
+        heldKey = key
+        nestedKey = nested
+    }
+    func holdRemoveAll() { holdsRemoveAll = true }
+
+    func cachedEntry(forKey key: String) async -> CacheEntry<String>? {
+        if key == heldKey, let nestedKey, let cache {
+            await readGate.enter()
+            _ = await cache.value(forKey: nestedKey)
+        }
+        return entries[key].map { CacheEntry(value: $0, expiration: .never) }
+    }
+
+    func storeEntry(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
+        entries[key] = value
+    }
+
+    func removeEntry(forKey key: String) async throws { entries[key] = nil }
+
+    func removeAllEntries() async throws {
+        if holdsRemoveAll { await removeAllGate.enter() }
+        entries = [:]
+    }
+}
+
+@Suite("Cache: the order of operations on one key")
+struct LaneOrderTests {
+    func makeCache() async -> (Cache<String>, GatedTier) {
+        let tier = GatedTier()
+        let cache = Cache<String>(tiers: [MemoryStorage(configuration: .init(sweepInterval: nil)), tier])
+        await tier.serve(cache)
+        return (cache, tier)
+    }
+
+    @Test func removeAllWhileATierReadsAnotherKeyThroughTheSameCacheFinishes() async throws {
+        // Given a read of "a" whose tier reads "b" through the same cache, held at the tier
+        let (cache, tier) = await makeCache()
+        await tier.holdRead(of: "a", thenRead: "b")
+        let reader = Task { await cache.value(forKey: "a") }
+        await tier.readGate.waitUntilEntered()
+        // When removeAll waits for every lane, and the read goes on to "b"
+        let remover = Task { try await cache.removeAll() }
+        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        tier.readGate.open()
+        // Then both finish (the read of "b" does not queue behind removeAll, which waits for "a")
+        let finished = await Watchdog.finishes {
+            _ = await reader.value
+            _ = try? await remover.value
+        }
+        #expect(finished, "the read and removeAll waited for each other")
+    }
+
+    @Test func aStoreCalledBetweenTwoRemoveAllsIsRemovedBySecond() async throws {
+        // Given a removeAll in progress, then a store of "k", then a second removeAll
+        let (cache, tier) = await makeCache()
+        await tier.holdRemoveAll()
+        let first = Task { try await cache.removeAll() }
+        await tier.removeAllGate.waitUntilEntered()
+        let store = Task { try await cache.store("v", forKey: "k") }
+        while cache.queuedOnLane("k") < 1 { await Task.yield() }
+        let second = Task { try await cache.removeAll() }
+        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        // When the first removeAll finishes
+        tier.removeAllGate.open()
+        try await first.value
+        try await store.value
+        try await second.value
+        // Then they ran in the order they were called: nothing is left
+        #expect(await cache.value(forKey: "k") == nil)
+    }
+
+    @Test func aCancelledCallerWaitingForItsLaneLeavesAtOnceWithoutLoading() async throws {
+        // Given a read holding the lane of "k" at its tier
+        let (cache, tier) = await makeCache()
+        await tier.holdRead(of: "k", thenRead: "other")
+        let reader = Task { await cache.value(forKey: "k") }
+        await tier.readGate.waitUntilEntered()
+        let loads = Recorder<String>()
+        let caller = Task {
+            try await cache.value(forKey: "k") {
+                loads.append("load")
+                return "loaded"
+            }
+        }
+        while cache.queuedOnLane("k") < 1 { await Task.yield() }
+        // When the waiting caller is cancelled, the lane still held
+        caller.cancel()
+        let left = await Watchdog.finishes { _ = await caller.result }
+        // Then it left at once, with CancellationError, and never loaded
+        #expect(left, "the cancelled caller waited for the lane")
+        tier.readGate.open()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(loads.values.isEmpty)
+        _ = await reader.value
+    }
+}
