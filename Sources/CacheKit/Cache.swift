@@ -106,17 +106,50 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     /// A test hook run between a tier's hit and moving the value into the tiers in front of it.
     private let beforePromoting = Locked<(@Sendable (String) async -> Void)?>(nil)
 
-    /// The loads running, and how many finished per stripe of keys.
+    /// The loads running, and the keys callers are between a miss and a load of.
     private struct Loads: Sendable {
         var flights: [String: LoadFlight<Value>] = [:]
-        /// Bumped when a load of a key in the stripe leaves `flights`. A caller that missed before a load
-        /// finished sees the change and looks again instead of loading a second time, whichever tier (if
-        /// any) kept the value. 64 stripes: a bump for another key only costs one more lookup.
-        var finished = [UInt64](repeating: 0, count: 64)
+        /// Per key with callers between their miss and joining a load: how many callers, and how many
+        /// changes (a finished load, a store, a remove, a removeAll) since the first of them arrived. A
+        /// caller that sees a change looks again instead of loading: the value it would load may be
+        /// older than the one just stored, or the one just loaded. Only the key's own changes count, and
+        /// the entry goes when its last caller leaves, so it holds no more keys than callers waiting.
+        var watched: [String: (callers: Int, changes: UInt64)] = [:]
 
-        static func stripe(of key: String) -> Int {
-            Int(truncatingIfNeeded: UInt(bitPattern: key.hashValue) & 63)
+        /// Counts a caller in for `key`; returns the changes so far, to compare with later.
+        mutating func watch(_ key: String) -> UInt64 {
+            let entry = watched[key] ?? (callers: 0, changes: 0)
+            watched[key] = (entry.callers + 1, entry.changes)
+            return entry.changes
         }
+
+        /// Counts a caller out for `key`.
+        mutating func unwatch(_ key: String) {
+            guard let entry = watched[key] else { return }
+            watched[key] = entry.callers > 1 ? (entry.callers - 1, entry.changes) : nil
+        }
+
+        /// Whether `key` changed since a caller read `changes`.
+        func changed(_ key: String, since changes: UInt64) -> Bool {
+            watched[key]?.changes != changes
+        }
+
+        /// Notes a change of `key`, or of every key when `nil`.
+        mutating func noteChange(of key: String?) {
+            guard let key else {
+                for watchedKey in Array(watched.keys) { watched[watchedKey]?.changes &+= 1 }
+                return
+            }
+            watched[key]?.changes &+= 1
+        }
+    }
+
+    /// What a caller that missed does next.
+    private enum AfterMiss {
+        case found(CachedValue<Value>)
+        case cancelled
+        case lookAgain
+        case join(LoadFlight<Value>, waiter: UInt64, isNew: Bool)
     }
 
     /// Creates a cache from a memory and a disk storage you configured: memory in front of disk.
@@ -267,23 +300,33 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
         forKey key: String,
         orLoadWithExpiration load: @escaping @Sendable () async throws -> LoadedValue<Value>
     ) async throws -> CachedValue<Value> {
-        let stripe = Loads.stripe(of: key)
         while true {
             try Task.checkCancellation()
-            let finishedBefore = loads.withLock { $0.finished[stripe] }
-            if let cached = await lookup(forKey: key) { return cached }
-            try Task.checkCancellation()
-            if let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
-            let joined = loads.withLock { loads -> (LoadFlight<Value>, waiter: UInt64, isNew: Bool)? in
-                if let running = loads.flights[key] { return (running, running.makeWaiter(), false) }
-                // A load that finished after our miss stored its value before leaving: look again rather
-                // than load twice.
-                if loads.finished[stripe] != finishedBefore { return nil }
+            let before = loads.withLock { $0.watch(key) }
+            let cached = await lookup(forKey: key)
+            if cached == nil, let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
+            let next = loads.withLock { loads -> AfterMiss in
+                defer { loads.unwatch(key) }
+                if let cached { return .found(cached) }
+                if Task.isCancelled { return .cancelled }
+                if let running = loads.flights[key] {
+                    return .join(running, waiter: running.makeWaiter(), isNew: false)
+                }
+                // The key changed after our miss (a load finished, or a store, remove or removeAll ran):
+                // look again rather than load a value that may be older, or load twice.
+                if loads.changed(key, since: before) { return .lookAgain }
                 let flight = LoadFlight<Value>()
                 loads.flights[key] = flight
-                return (flight, flight.makeWaiter(), true)
+                return .join(flight, waiter: flight.makeWaiter(), isNew: true)
             }
-            guard let (flight, waiter, isNew) = joined else { continue }
+            let (flight, waiter, isNew): (LoadFlight<Value>, UInt64, Bool)
+            switch next {
+            case .found(let cached): return cached
+            case .cancelled: throw CancellationError()
+            case .lookAgain: continue
+            case .join(let joined, let joinedWaiter, let new):
+                (flight, waiter, isNew) = (joined, joinedWaiter, new)
+            }
             if isNew { flight.start { await self.runLoad(flight, forKey: key, load) } }
             do {
                 let value = try await flight.wait(waiter) { [weak self] in self?.forget(flight, forKey: key) }
@@ -319,15 +362,17 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     private func forget(_ flight: LoadFlight<Value>, forKey key: String) {
         let removed = loads.withLock { loads -> LoadFlight<Value>? in
             guard loads.flights[key] === flight else { return nil }
-            loads.finished[Loads.stripe(of: key)] &+= 1
+            loads.noteChange(of: key)
             return loads.flights.removeValue(forKey: key)
         }
         withExtendedLifetime(removed) {}
     }
 
-    /// Marks the load of `key` (or every load) as overtaken by a store or remove.
+    /// Marks the load of `key` (or every load) as overtaken by a store or remove, and notes the change
+    /// for callers between their miss and a load.
     private func overtakeLoads(forKey key: String?) {
         let overtaken = loads.withLock { loads -> [LoadFlight<Value>] in
+            loads.noteChange(of: key)
             guard let key else { return Array(loads.flights.values) }
             return loads.flights[key].map { [$0] } ?? []
         }

@@ -114,3 +114,68 @@ struct LaneOrderTests {
         _ = await reader.value
     }
 }
+
+/// A memory tier in front of a tier that counts the reads of each key.
+actor CountingTier: CacheStorage {
+    typealias Value = String
+    private var entries: [String: String] = [:]
+    private(set) var reads: [String: Int] = [:]
+
+    func cachedEntry(forKey key: String) async -> CacheEntry<String>? {
+        reads[key, default: 0] += 1
+        return entries[key].map { CacheEntry(value: $0, expiration: .never) }
+    }
+    func storeEntry(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
+        entries[key] = value
+    }
+    func removeEntry(forKey key: String) async throws { entries[key] = nil }
+    func removeAllEntries() async throws { entries = [:] }
+}
+
+@Suite("Cache: what happens between a miss and its load")
+struct MissThenLoadTests {
+    /// A cache whose callers for "k" are held between their miss and joining a load.
+    func makeHeldCache() -> (Cache<String>, CountingTier, AsyncGate) {
+        let tier = CountingTier()
+        let cache = Cache<String>(tiers: [MemoryStorage(configuration: .init(sweepInterval: nil)), tier])
+        let gate = AsyncGate()
+        cache.setBeforeJoiningLoad { key in if key == "k" { await gate.enter() } }
+        return (cache, tier, gate)
+    }
+
+    @Test func aStoreBetweenAMissAndItsLoadIsNotOverwrittenByTheLoad() async throws {
+        // Given a caller that missed "k" and is about to load it
+        let (cache, _, gate) = makeHeldCache()
+        let loads = Recorder<String>()
+        let caller = Task {
+            try await cache.value(forKey: "k") {
+                loads.append("load")
+                return "loaded, older"
+            }
+        }
+        await gate.waitUntilEntered()
+        // When a store of "k" completes meanwhile
+        try await cache.store("stored", forKey: "k")
+        gate.open()
+        // Then the caller gets the stored value, loads nothing, and the cache keeps it
+        #expect(try await caller.value == "stored")
+        #expect(loads.values.isEmpty)
+        #expect(await cache.value(forKey: "k") == "stored")
+    }
+
+    @Test func loadsOfOtherKeysFinishingMeanwhileDoNotMakeACallerLookAgain() async throws {
+        // Given a caller that missed "k" and is about to load it
+        let (cache, tier, gate) = makeHeldCache()
+        let caller = Task { try await cache.value(forKey: "k") { "loaded" } }
+        await gate.waitUntilEntered()
+        // When a thousand loads of other keys finish meanwhile
+        for index in 0..<1_000 {
+            _ = try await cache.value(forKey: "other-\(index)") { "value \(index)" }
+        }
+        gate.open()
+        // Then the caller loads after a single read of "k" from the tier
+        #expect(try await caller.value == "loaded")
+        let reads = await tier.reads["k"]
+        #expect(reads == 1)
+    }
+}
