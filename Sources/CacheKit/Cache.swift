@@ -348,8 +348,10 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
             result = .failure(error)
         }
         if case .success(let loaded) = result {
-            await lanes.run(key) {
-                // A store, remove or removeAll of the key since the load began wins over its value.
+            // A store, remove or removeAll of the key since the load began wins over its value. So does a
+            // removeAll running or waiting now, without waiting for it: it may be waiting for a caller
+            // that waits for this load (a tier reading through the cache).
+            _ = await lanes.runUnlessExclusivePending(key) {
                 guard !flight.isStale else { return }
                 _ = await storeInTiers(loaded.value, forKey: key, expirations: loaded.expirations)
             }

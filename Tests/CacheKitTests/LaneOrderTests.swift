@@ -14,19 +14,41 @@ actor GatedTier: CacheStorage {
     let removeAllGate = AsyncGate()
     private var heldKey: String?
     private var nestedKey: String?
+    private var nestedLoads = false
+    /// When set, a read of `heldKey` starts a task that reads `nestedKey` later, once `laterGate` opens.
+    let laterGate = AsyncGate()
+    private var readsLater = false
+    private(set) var laterRead: Task<Void, Never>?
+
+    func readLater(whenReading key: String, read nested: String) {
+        heldKey = key
+        nestedKey = nested
+        readsLater = true
+    }
     private var holdsRemoveAll = false
 
     func serve(_ cache: Cache<String>) { self.cache = cache }
-    func holdRead(of key: String, thenRead nested: String) {
+    func holdRead(of key: String, thenRead nested: String, loadingOnAMiss: Bool = false) {
         heldKey = key
         nestedKey = nested
+        nestedLoads = loadingOnAMiss
     }
     func holdRemoveAll() { holdsRemoveAll = true }
 
     func cachedEntry(forKey key: String) async -> CacheEntry<String>? {
-        if key == heldKey, let nestedKey, let cache {
+        if key == heldKey, readsLater, let nestedKey, let cache {
+            let gate = laterGate
+            laterRead = Task {
+                await gate.enter()
+                _ = await cache.value(forKey: nestedKey)
+            }
+        } else if key == heldKey, let nestedKey, let cache {
             await readGate.enter()
-            _ = await cache.value(forKey: nestedKey)
+            if nestedLoads {
+                _ = try? await cache.value(forKey: nestedKey) { "nested load" }
+            } else {
+                _ = await cache.value(forKey: nestedKey)
+            }
         }
         return entries[key].map { CacheEntry(value: $0, expiration: .never) }
     }
@@ -68,6 +90,56 @@ struct LaneOrderTests {
             _ = try? await remover.value
         }
         #expect(finished, "the read and removeAll waited for each other")
+    }
+
+    @Test func removeAllWhileATierJoinsALoadOfAnotherKeyFinishes() async throws {
+        // Given a load of "b" in flight, and a read of "a" whose tier then loads "b" through the cache
+        let (cache, tier) = await makeCache()
+        let loadGate = AsyncGate()
+        let loader = Task {
+            try await cache.value(forKey: "b") {
+                await loadGate.enter()
+                return "b"
+            }
+        }
+        await loadGate.waitUntilEntered()
+        await tier.holdRead(of: "a", thenRead: "b", loadingOnAMiss: true)
+        let reader = Task { await cache.value(forKey: "a") }
+        await tier.readGate.waitUntilEntered()
+        // When removeAll waits for every lane, the read joins the load of "b", and the load finishes
+        let remover = Task { try await cache.removeAll() }
+        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        tier.readGate.open()
+        while cache.waitingForLoads < 2 { await Task.yield() }  // the loader's caller and the read
+        loadGate.open()
+        // Then all three finish: the load's store does not wait behind removeAll, which waits for the read
+        let finished = await Watchdog.finishes {
+            _ = try? await loader.value
+            _ = await reader.value
+            _ = try? await remover.value
+        }
+        #expect(finished, "the load, the read and removeAll waited for each other")
+    }
+
+    @Test func aTaskStartedUnderALaneThatIsReleasedQueuesBehindRemoveAll() async throws {
+        // Given a task started by a tier while its read held the lane of "a", which is released since
+        let (cache, tier) = await makeCache()
+        await tier.readLater(whenReading: "a", read: "b")
+        _ = await cache.value(forKey: "a")
+        let later = try #require(await tier.laterRead)
+        // When removeAll runs, and the task then reads "b"
+        await tier.holdRemoveAll()
+        let remover = Task { try await cache.removeAll() }
+        await tier.removeAllGate.waitUntilEntered()
+        tier.laterGate.open()
+        while cache.queuedOnLane("b") < 1 { await Task.yield() }
+        tier.removeAllGate.open()
+        // Then the task waited its turn and finishes after removeAll
+        let finished = await Watchdog.finishes {
+            _ = try? await remover.value
+            await later.value
+        }
+        #expect(finished, "the read of b was stranded")
     }
 
     @Test func aStoreCalledBetweenTwoRemoveAllsIsRemovedBySecond() async throws {
@@ -161,6 +233,20 @@ struct MissThenLoadTests {
         #expect(try await caller.value == "stored")
         #expect(loads.values.isEmpty)
         #expect(await cache.value(forKey: "k") == "stored")
+    }
+
+    @Test func aRemoveAllBetweenAMissAndItsLoadMakesTheCallerLookAgain() async throws {
+        // Given a caller that missed "k" and is about to load it
+        let (cache, tier, gate) = makeHeldCache()
+        let caller = Task { try await cache.value(forKey: "k") { "loaded" } }
+        await gate.waitUntilEntered()
+        // When removeAll runs meanwhile
+        try await cache.removeAll()
+        gate.open()
+        // Then the caller looked again before loading
+        #expect(try await caller.value == "loaded")
+        let reads = await tier.reads["k"]
+        #expect(reads == 2)
     }
 
     @Test func loadsOfOtherKeysFinishingMeanwhileDoNotMakeACallerLookAgain() async throws {

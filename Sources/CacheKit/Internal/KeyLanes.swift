@@ -6,9 +6,10 @@
 ///
 /// - Order: callers that arrive while an exclusive operation runs or waits queue behind it in one line,
 ///   exclusive operations included, so `removeAll`, `store(k)`, `removeAll` run in that order.
-/// - Nesting: a task that already holds a lane (a tier that reads another key through the same cache)
+/// - Nesting: a task that holds a lane (a tier that reads or writes another key through the same cache)
 ///   gets the next one without queueing behind a waiting exclusive operation, which waits for that very
-///   task: queueing there would wait forever.
+///   task: queueing there would wait forever. A task holds a lane while its lease is live; an
+///   unstructured task started inside inherits the lease but loses the right when the lane is released.
 /// - Cancellation: a read waiting for its lane (``runUnlessCancelled(_:_:)``) leaves at once when its task
 ///   is cancelled. Stores and removes keep their place: skipping one would reorder the key's writes.
 final class KeyLanes: Sendable {
@@ -33,31 +34,52 @@ final class KeyLanes: Sendable {
         var queue: [Queued] = []
         /// Waits cancelled before they were queued.
         var cancelled: Set<UInt64> = []
+        /// The leases of the lanes held now; a task whose lease is here holds a lane.
+        var leases: Set<UInt64> = []
         var nextID: UInt64 = 0
+
+        /// A new lease for a lane just taken.
+        mutating func lease() -> UInt64 {
+            nextID &+= 1
+            leases.insert(nextID)
+            return nextID
+        }
 
         var isOpen: Bool { !exclusive && queue.isEmpty }
     }
 
     private let state = Locked(State())
 
-    /// Which lanes' instance the current task holds a lane of (nested calls bypass the queue).
-    @TaskLocal private static var holder: ObjectIdentifier?
+    /// The lease of the lane the current task holds, and of which lanes (nested calls bypass the queue).
+    @TaskLocal private static var holder: (lanes: ObjectIdentifier, lease: UInt64)?
 
     /// Runs `body` holding `key`'s lane; waits for it however long, cancelled or not.
     func run<T, Failure: Error>(_ key: String, _ body: () async throws(Failure) -> T) async throws(Failure)
         -> T
     {
-        _ = await acquire(key, cancellable: false)
-        defer { release(key) }
-        return try await holding(body)
+        let lease = await acquire(key, cancellable: false) ?? 0
+        defer { release(key, lease: lease) }
+        return try await holding(lease, body)
     }
 
     /// Runs `body` holding `key`'s lane, or returns `nil` without running it when the task is cancelled
     /// before the lane is free.
     func runUnlessCancelled<T>(_ key: String, _ body: () async -> T) async -> T? {
-        guard await acquire(key, cancellable: true) else { return nil }
-        defer { release(key) }
-        return await holding(body)
+        guard let lease = await acquire(key, cancellable: true) else { return nil }
+        defer { release(key, lease: lease) }
+        return await holding(lease, body)
+    }
+
+    /// Runs `body` holding `key`'s lane, unless an exclusive operation runs or waits, in which case it
+    /// returns `nil` at once without running it: for work that the exclusive operation would undo
+    /// anyway (a finished load's store), and that must not wait behind it (the exclusive operation may
+    /// be waiting for a caller that waits for this work).
+    func runUnlessExclusivePending<T>(_ key: String, _ body: () async -> T) async -> T? {
+        let pending = state.withLock { !$0.isOpen }
+        if pending { return nil }
+        let lease = await acquire(key, cancellable: false) ?? 0
+        defer { release(key, lease: lease) }
+        return await holding(lease, body)
     }
 
     /// Runs `body` holding every lane.
@@ -82,10 +104,11 @@ final class KeyLanes: Sendable {
         }
     }
 
-    /// Runs `body` marked as holding a lane of this instance.
-    private func holding<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T
+    /// Runs `body` marked as holding a lane of this instance under `lease`.
+    private func holding<T, Failure: Error>(_ lease: UInt64, _ body: () async throws(Failure) -> T)
+        async throws(Failure) -> T
     {
-        let result: Result<T, Failure> = await Self.$holder.withValue(ObjectIdentifier(self)) {
+        let result: Result<T, Failure> = await Self.$holder.withValue((ObjectIdentifier(self), lease)) {
             do throws(Failure) {
                 return .success(try await body())
             } catch {
@@ -95,28 +118,32 @@ final class KeyLanes: Sendable {
         return try result.get()
     }
 
-    /// Takes `key`'s lane; false when `cancellable` and the task was cancelled before it was free.
-    private func acquire(_ key: String, cancellable: Bool) async -> Bool {
-        let nested = Self.holder == ObjectIdentifier(self)
-        let id = state.withLock { state -> UInt64? in
+    /// Takes `key`'s lane and returns its lease; `nil` when `cancellable` and the task was cancelled
+    /// before it was free.
+    private func acquire(_ key: String, cancellable: Bool) async -> UInt64? {
+        let held = Self.holder.flatMap { $0.lanes == ObjectIdentifier(self) ? $0.lease : nil }
+        let first = state.withLock { state -> (lease: UInt64?, waitID: UInt64?) in
+            let nested = held.map { state.leases.contains($0) } ?? false
             if state.busy[key] == nil, state.isOpen || (nested && !state.exclusive) {
                 state.busy[key] = []
-                return nil
+                return (state.lease(), nil)
             }
             state.nextID &+= 1
-            return state.nextID
+            return (nil, state.nextID)
         }
-        guard let id else { return true }
+        guard let id = first.waitID else { return first.lease }
         let wait = {
             await withCheckedContinuation { (continuation: Continuation) in
                 let resume = self.state.withLock { state -> Bool? in
                     if state.cancelled.remove(id) != nil { return false }
-                    if state.busy[key] == nil, state.isOpen || (nested && !state.exclusive) {
+                    let nested = held.map { state.leases.contains($0) } ?? false
+                    let mayPass = state.isOpen || (nested && !state.exclusive)
+                    if state.busy[key] == nil, mayPass {
                         state.busy[key] = []
                         return true
                     }
                     let waiter = Waiter(id: id, continuation: continuation)
-                    if state.isOpen || nested {
+                    if mayPass {
                         state.busy[key, default: []].append(waiter)
                     } else {
                         state.queue.append(.key(key, waiter))
@@ -126,10 +153,16 @@ final class KeyLanes: Sendable {
                 if let resume { continuation.resume(returning: resume) }
             }
         }
-        guard cancellable else { return await wait() }
-        let acquired = await withTaskCancellationHandler(operation: wait) { self.cancelWait(id) }
-        state.withLock { _ = $0.cancelled.remove(id) }
-        return acquired
+        let acquired: Bool
+        if cancellable {
+            acquired = await withTaskCancellationHandler(operation: wait) { self.cancelWait(id) }
+        } else {
+            acquired = await wait()
+        }
+        return state.withLock { state -> UInt64? in
+            state.cancelled.remove(id)
+            return acquired ? state.lease() : nil
+        }
     }
 
     /// Takes the waiter `id` out of line and tells it it was cancelled; remembered when it is not queued
@@ -152,8 +185,9 @@ final class KeyLanes: Sendable {
         removed?.resume(returning: false)
     }
 
-    private func release(_ key: String) {
+    private func release(_ key: String, lease: UInt64) {
         let next = state.withLock { state -> [Continuation] in
+            state.leases.remove(lease)
             if var waiting = state.busy[key], !waiting.isEmpty {
                 let next = waiting.removeFirst()
                 state.busy[key] = waiting
