@@ -75,9 +75,9 @@ final class KeyLanes: Sendable {
     /// anyway (a finished load's store), and that must not wait behind it (the exclusive operation may
     /// be waiting for a caller that waits for this work).
     func runUnlessExclusivePending<T>(_ key: String, _ body: () async -> T) async -> T? {
-        let pending = state.withLock { !$0.isOpen }
-        if pending { return nil }
-        let lease = await acquire(key, cancellable: false) ?? 0
+        guard let lease = await acquire(key, cancellable: false, unlessExclusivePending: true) else {
+            return nil
+        }
         defer { release(key, lease: lease) }
         return await holding(lease, body)
     }
@@ -119,10 +119,14 @@ final class KeyLanes: Sendable {
     }
 
     /// Takes `key`'s lane and returns its lease; `nil` when `cancellable` and the task was cancelled
-    /// before it was free.
-    private func acquire(_ key: String, cancellable: Bool) async -> UInt64? {
+    /// before it was free, or when `unlessExclusivePending` and an exclusive operation runs or waits
+    /// (judged under the lock, so it can never queue behind one).
+    private func acquire(_ key: String, cancellable: Bool, unlessExclusivePending: Bool = false) async
+        -> UInt64?
+    {
         let held = Self.holder.flatMap { $0.lanes == ObjectIdentifier(self) ? $0.lease : nil }
         let first = state.withLock { state -> (lease: UInt64?, waitID: UInt64?) in
+            if unlessExclusivePending, !state.isOpen { return (nil, nil) }
             let nested = held.map { state.leases.contains($0) } ?? false
             if state.busy[key] == nil, state.isOpen || (nested && !state.exclusive) {
                 state.busy[key] = []
@@ -131,11 +135,12 @@ final class KeyLanes: Sendable {
             state.nextID &+= 1
             return (nil, state.nextID)
         }
-        guard let id = first.waitID else { return first.lease }
+        guard let id = first.waitID else { return first.lease }  // taken, or refused
         let wait = {
             await withCheckedContinuation { (continuation: Continuation) in
                 let resume = self.state.withLock { state -> Bool? in
                     if state.cancelled.remove(id) != nil { return false }
+                    if unlessExclusivePending, !state.isOpen { return false }
                     let nested = held.map { state.leases.contains($0) } ?? false
                     let mayPass = state.isOpen || (nested && !state.exclusive)
                     if state.busy[key] == nil, mayPass {
