@@ -192,7 +192,8 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     // MARK: - Reading
 
     /// The live value for `key` from the first tier that has it (moving it into the tiers in front), or
-    /// `nil`. Never throws: a corrupt disk entry is a miss.
+    /// `nil`. Never throws: a corrupt disk entry is a miss, and so is a read whose task is cancelled while
+    /// it waits for the key's turn (a store or remove of the key in progress).
     /// - Parameter key: The entry's key.
     /// - Returns: The value, or `nil`.
     public func value(forKey key: String) async -> Value? {
@@ -203,12 +204,20 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     /// - Parameter key: The entry's key.
     /// - Returns: The value and its source, or `nil`.
     public func lookup(forKey key: String) async -> CachedValue<Value>? {
-        if let front, let hit = front.entry(forKey: key, extending: .cacheTime) {
-            return CachedValue(value: hit.value, source: .memory)
-        }
-        // A cancelled caller leaves the lane's line at once: a miss, which a loading caller turns into
-        // `CancellationError` before it loads.
-        return await lanes.runUnlessCancelled(key) { await lookupHoldingLane(key) } ?? nil
+        if let hit = frontHit(key) { return hit }
+        return await lookupBehindFront(key)
+    }
+
+    /// A hit in the front memory tier: no lane, no suspension.
+    private func frontHit(_ key: String) -> CachedValue<Value>? {
+        guard let front, let hit = front.entry(forKey: key, extending: .cacheTime) else { return nil }
+        return CachedValue(value: hit.value, source: .memory)
+    }
+
+    /// The tiers behind the front one, holding the key's lane. A cancelled caller leaves the lane's line
+    /// at once: a miss, which a loading caller turns into `CancellationError` before it loads.
+    private func lookupBehindFront(_ key: String) async -> CachedValue<Value>? {
+        await lanes.runUnlessCancelled(key) { await lookupHoldingLane(key) } ?? nil
     }
 
     private func lookupHoldingLane(_ key: String) async -> CachedValue<Value>? {
@@ -302,8 +311,10 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     ) async throws -> CachedValue<Value> {
         while true {
             try Task.checkCancellation()
+            // A front hit needs no watching: nothing will be loaded.
+            if let hit = frontHit(key) { return hit }
             let before = loads.withLock { $0.watch(key) }
-            let cached = await lookup(forKey: key)
+            let cached = await lookupBehindFront(key)
             if cached == nil, let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
             let next = loads.withLock { loads -> AfterMiss in
                 defer { loads.unwatch(key) }

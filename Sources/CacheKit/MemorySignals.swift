@@ -108,7 +108,8 @@ final class NotificationListener: @unchecked Sendable {
     ) {
         self.center = center
         var observers = [
-            center.addObserver(forName: memoryWarning, object: nil, queue: nil) { _ in handler(.memoryWarning)
+            center.addObserver(forName: memoryWarning, object: nil, queue: nil) { _ in
+                handler(.memoryWarning)
             }
         ]
         if let enteredBackground {
