@@ -86,15 +86,27 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// The status codes that count as success: any ``StatusCodeSet`` (`200...299`, `[200, 304]`, a `Set`).
     /// `200...299` by default.
     public var acceptableStatusCodes: any StatusCodeSet
-    /// Whether the request may be retried after a transient failure; by default, whether ``method`` is
-    /// idempotent.
-    public var isIdempotent: Bool
+    /// Whether the request may be retried after a transient failure. Unless set, it follows ``method``
+    /// (``HTTPMethod/isIdempotent``), also after the method changes; a value set (here or in `init`)
+    /// stays.
+    public var isIdempotent: Bool {
+        get { idempotence ?? method.isIdempotent }
+        set { idempotence = newValue }
+    }
+    /// The largest body this endpoint accepts, in bytes, or `nil` (the default) for the provider's
+    /// ``NetworkProvider/Configuration/maximumResponseSize``. A whole-body request over it fails with
+    /// ``NetworkError/responseTooLarge(limit:)``, checked against `Content-Length` before the body is read
+    /// and against the bytes received (after decompression) while it arrives. A download honours a value
+    /// set here; the provider's default does not apply to downloads, which go to disk.
+    public var maximumResponseSize: Int?
     /// Checks a successful response before decoding, for APIs that report errors inside a 2xx body
     /// (KOBIS sends `faultInfo` with HTTP 200). Throw to fail the request with
     /// ``NetworkError/apiError(_:)``. `nil` by default.
     public var validate: (@Sendable (Data, HTTPURLResponse) throws -> Void)?
     /// Turns the body into the response.
     public var decode: @Sendable (Data, HTTPURLResponse) throws -> Response
+    /// ``isIdempotent`` as set, or `nil` to follow the method.
+    private var idempotence: Bool?
 
     /// Creates an endpoint with an explicit decoding closure.
     /// - Parameters:
@@ -130,7 +142,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
         self.body = body
         self.timeout = timeout
         self.acceptableStatusCodes = acceptableStatusCodes
-        self.isIdempotent = isIdempotent ?? method.isIdempotent
+        self.idempotence = isIdempotent
         self.validate = validate
         self.decode = decode
     }
@@ -139,6 +151,17 @@ public struct Endpoint<Response: Sendable>: Sendable {
     var attemptTimeout: Duration {
         deadline.map { min($0, timeout) } ?? timeout
     }
+
+    /// URLSession's own timeout for a request whose provider-enforced timeout is `timeout`: one second
+    /// later, so the provider's fires first, and at most a week (FoundationNetworking multiplies it into
+    /// an `Int` of milliseconds and traps on overflow).
+    static func transportTimeout(for timeout: Duration) -> TimeInterval {
+        let seconds = timeout.components.seconds
+        guard seconds < maximumTransportTimeout else { return TimeInterval(maximumTransportTimeout) }
+        return TimeInterval(max(seconds + 1, 1))
+    }
+
+    static var maximumTransportTimeout: Int64 { 7 * 86_400 }
 
     /// A short name for logs and errors: the method and the path.
     public var name: String {
@@ -154,7 +177,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
         }
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
-        request.timeoutInterval = max(TimeInterval(timeout.components.seconds) + 1, 1)
+        request.timeoutInterval = Self.transportTimeout(for: timeout)
         if let body {
             do {
                 request.httpBody = try body.makeData()
@@ -203,6 +226,22 @@ extension Endpoint where Response: Decodable {
 }
 
 extension Endpoint where Response == Data {
+    /// Creates a `GET` endpoint for one absolute URL, returning the raw body: an image, a file. The URL is
+    /// used exactly as given (a trailing `/` and the query are kept).
+    ///
+    /// ```swift
+    /// var poster = Endpoint<Data>(url: imageURL)
+    /// poster.maximumResponseSize = 10_000_000
+    /// let bytes = try await provider.send(poster)
+    /// ```
+    /// - Parameters:
+    ///   - url: The whole URL.
+    ///   - headers: Empty by default.
+    ///   - timeout: 60 seconds by default.
+    public init(url: URL, headers: [String: String] = [:], timeout: Duration = .seconds(60)) {
+        self.init(baseURL: url, path: "", headers: headers, timeout: timeout)
+    }
+
     /// Creates an endpoint whose response is the raw body (an image, a file), returned as it arrived:
     /// nothing is decoded.
     /// - Parameters:

@@ -29,6 +29,10 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// The file a download writes or an upload reads could not be used (a missing folder, a full disk,
     /// a file that is not a regular file).
     case file(any Error & Sendable)
+    /// The response body is larger than the limit, in bytes: the endpoint's
+    /// ``Endpoint/maximumResponseSize`` or the provider's
+    /// ``NetworkProvider/Configuration/maximumResponseSize``. Nothing past the limit was kept.
+    case responseTooLarge(limit: Int)
 
     /// What part of a request could not be built.
     public enum InvalidRequest: Sendable {
@@ -36,6 +40,10 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case url(baseURL: String, path: String)
         /// The body could not be encoded.
         case body(endpoint: String, underlying: any Error & Sendable)
+        /// The provider's `URLSession` has a background configuration, which gives no task its own
+        /// delegate and no completion handler: NetworkLayer refuses it before any task is made. Use a
+        /// background session directly, with a delegate of your own.
+        case backgroundSession(endpoint: String)
     }
 
     /// An answer with an unacceptable status.
@@ -75,7 +83,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         public let reason: String
         /// The first 200 characters of the body.
         public let bodyExcerpt: String
-        /// The decoder's own error.
+        /// The decoder's own error, intact: a `DecodingError` for JSON, whatever a custom decoder threw.
         public let underlying: any Error & Sendable
     }
 
@@ -93,6 +101,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
                 "Invalid request: \"\(baseURL)\" and path \"\(path)\" do not form a URL. Check the base URL."
         case .invalidRequest(.body(let endpoint, let underlying)):
             return "Invalid request: the body of \(endpoint) could not be encoded: \(underlying)"
+        case .invalidRequest(.backgroundSession(let endpoint)):
+            return "Invalid request: \(endpoint) cannot be sent through a background URLSession."
         case .transport(let error):
             return "Network failure (URLError \(error.code.rawValue)): \(error.localizedDescription)"
         case .unacceptableStatus(let failure):
@@ -114,6 +124,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "The session failed: \(error)"
         case .file(let error):
             return "A file could not be used: \(error)"
+        case .responseTooLarge(let limit):
+            return "The response is larger than the limit of \(limit) bytes."
         }
     }
 
@@ -161,7 +173,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return .decoding(
                 DecodingFailure(
                     type: type, codingPath: "", reason: "\(error)", bodyExcerpt: excerpt,
-                    underlying: SendableError(error)))
+                    underlying: error))
         }
         let (path, reason): ([any CodingKey], String)
         switch decodingError {
@@ -179,7 +191,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         return .decoding(
             DecodingFailure(
                 type: type, codingPath: render(path), reason: reason, bodyExcerpt: excerpt,
-                underlying: SendableError(decodingError)))
+                underlying: decodingError))
     }
 
     static func render(_ path: [any CodingKey]) -> String {
@@ -192,21 +204,6 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             }
         }
         return text
-    }
-}
-
-/// Carries a non-Sendable error's description across tasks.
-public struct SendableError: Error, Sendable, CustomStringConvertible {
-    /// The original error's description.
-    public let description: String
-    /// The original error's type name.
-    public let typeName: String
-
-    /// Captures `error`'s description and type.
-    /// - Parameter error: The error to describe.
-    public init(_ error: any Error) {
-        description = "\(error)"
-        typeName = String(describing: type(of: error))
     }
 }
 

@@ -23,11 +23,24 @@ public final class NetworkProvider: Sendable {
         /// Whether identical `GET` requests in flight at the same time share one transport call.
         /// `false` by default.
         public var coalescesIdenticalGETs: Bool
-        /// The clock whole-body requests' timeouts are measured with. `ContinuousClock()` by default.
-        /// Streams, downloads and uploads always watch their idle timeout and deadline on the system's
-        /// uptime clock (`DispatchTime`), which, unlike `ContinuousClock` on Apple platforms, does not
-        /// advance while the device sleeps.
+        /// The clock whole-body requests' timeouts are measured with. With the default,
+        /// `ContinuousClock()`, the provider watches them on its shared timer, which counts the system's
+        /// uptime (`DispatchTime`): like ContinuousClock on Linux, but, on Apple platforms, without the
+        /// time the device sleeps. Any other clock (a test's) is slept on as it is. Streams, downloads and
+        /// uploads always use the uptime timer.
         public var clock: any Clock<Duration>
+        /// The largest whole-body response accepted, in bytes, unless the endpoint sets its own
+        /// ``Endpoint/maximumResponseSize``; 32 MiB by default. A larger body fails with
+        /// ``NetworkError/responseTooLarge(limit:)``: refused on its `Content-Length` before it is read,
+        /// and stopped as soon as the bytes received (after decompression) pass the limit, so memory
+        /// stays bounded by the limit. A custom ``NetworkSessionType`` returns bodies whole, so with one
+        /// the limit is checked on what it returns.
+        public var maximumResponseSize = 32 << 20
+        /// The most bytes a stream holds for a reader that falls behind; 8 MiB by default (at least
+        /// 64 KiB). Past it the transfer stops and the reader, after the chunks already held, gets
+        /// ``ResponseStreamError/readerFellBehind(limit:)``: URLSession on Linux has no flow control to
+        /// slow the server down with.
+        public var streamBufferLimit = 8 << 20
         /// Called with each ``NetworkEvent`` (started, retried, finished, failed) of every request, on the
         /// task that caused it; `nil` by default. Keep it quick: it runs inline.
         public var onEvent: (@Sendable (NetworkEvent) -> Void)?
@@ -71,6 +84,7 @@ public final class NetworkProvider: Sendable {
     /// The options.
     public let configuration: Configuration
     private let coalescer = RequestCoalescer()
+    /// `nil` until the first request, or for a background `URLSession`.
     private let transferSession = Locked<TransferSession?>(nil)
 
     /// How many requests wait for a coalesced transport call (for tests).
@@ -95,15 +109,18 @@ public final class NetworkProvider: Sendable {
         transferSession.withLock { $0 }?.invalidate()
     }
 
-    /// The session streams, downloads and uploads go through when the transport is a `URLSession`: one
-    /// of NetworkLayer's own, made once from that session's configuration.
-    func transfers(for urlSession: URLSession) -> TransferSession {
-        transferSession.withLock { session in
+    /// The session every request goes through when the transport is a `URLSession`: one of NetworkLayer's
+    /// own, made once from that session's configuration and forwarding challenges to its delegate.
+    /// - Throws: ``NetworkError/InvalidRequest/backgroundSession(endpoint:)`` for a background session.
+    func transfers(for urlSession: URLSession, endpoint name: String) throws(NetworkError) -> TransferSession
+    {
+        let made = transferSession.withLock { session -> TransferSession? in
             if let session { return session }
-            let made = TransferSession(configuration: urlSession.configuration)
-            session = made
-            return made
+            session = TransferSession(like: urlSession)
+            return session
         }
+        guard let made else { throw .invalidRequest(.backgroundSession(endpoint: name)) }
+        return made
     }
 
     /// Sends `endpoint` and returns its decoded response.
@@ -124,7 +141,11 @@ public final class NetworkProvider: Sendable {
         let context = endpoint.context
         return try await observing(request, context: context) {
             let (data, http) = try await exchange(
-                request, context: context, transport: dataTransport(timeout: endpoint.attemptTimeout))
+                request, context: context,
+                transport: dataTransport(
+                    timeout: endpoint.attemptTimeout,
+                    limit: endpoint.maximumResponseSize ?? configuration.maximumResponseSize,
+                    endpoint: endpoint.name))
             var response = try Self.decode(data, http, for: endpoint)
             response.metrics = context.metrics.attempts
             return response
@@ -228,29 +249,65 @@ public final class NetworkProvider: Sendable {
         }
     }
 
-    /// Sends a request through the session and returns its whole body, racing `timeout`.
-    func dataTransport(timeout: Duration) -> NetworkMiddleware.Next {
-        { [session, configuration, coalescer] request in
+    /// Sends a request through the session and returns its whole body, at most `limit` bytes, racing
+    /// `timeout`.
+    func dataTransport(timeout: Duration, limit: Int, endpoint name: String) -> NetworkMiddleware.Next {
+        { [self] request in
             let coalesces = configuration.coalescesIdenticalGETs && request.httpMethod == "GET"
-            if !coalesces, let urlSession = session as? URLSession {
-                return try await Timeout.dataTask(
-                    request, on: urlSession, after: timeout, clock: configuration.clock,
-                    deadlines: configuration.deadlines)
+            let fetch = try wholeBody(limit: limit, endpoint: name)
+            if !coalesces, session is URLSession {
+                return try await Timeout.race(
+                    after: timeout, clock: configuration.clock, deadlines: configuration.deadlines
+                ) { finish in fetch(request, finish) }
             }
             // A caller already cancelled sends nothing (the operation below runs in a task of its own).
             try Task.checkCancellation()
-            let send: @Sendable () async throws -> (Data, HTTPURLResponse) = {
-                do {
-                    return coalesces
-                        ? try await coalescer.response(for: request, from: session)
-                        : try await session.response(for: request)
-                } catch {
-                    throw Self.sessionFailure(error)
-                }
+            let send: @Sendable () async throws -> (Data, HTTPURLResponse) = { [coalescer] in
+                coalesces
+                    ? try await coalescer.response(for: request) {
+                        try await Timeout.untimed { fetch(request, $0) }
+                    }
+                    : try await Timeout.untimed { fetch(request, $0) }
             }
             return try await Timeout.run(
                 after: timeout, clock: configuration.clock, deadlines: configuration.deadlines,
                 operation: send)
+        }
+    }
+
+    /// Starts a whole-body request that reports to its `finish` closure and returns how to stop it: on
+    /// NetworkLayer's own session for a `URLSession`, collecting at most `limit` bytes as they arrive;
+    /// through the session itself otherwise, checking the body it returns against `limit`.
+    private func wholeBody(
+        limit: Int, endpoint name: String
+    ) throws(NetworkError)
+        -> @Sendable (URLRequest, @escaping @Sendable (BodyCollector.Outcome) -> Void) ->
+        Timeout.Cancel
+    {
+        if let urlSession = session as? URLSession {
+            let transfers = try transfers(for: urlSession, endpoint: name)
+            return { [deadlines = configuration.deadlines] request, finish in
+                // Runs in the caller's task: a caller already cancelled starts no task.
+                guard !Task.isCancelled else {
+                    finish(.failure(URLError(.cancelled)))
+                    return {}
+                }
+                return transfers.collect(request, limit: limit, deadlines: deadlines, finish: finish)
+            }
+        }
+        return { [session] request, finish in
+            let work = startTask {
+                do {
+                    let (data, head) = try await session.response(for: request)
+                    guard data.count <= max(0, limit) else {
+                        throw NetworkError.responseTooLarge(limit: limit)
+                    }
+                    finish(.success((data, head)))
+                } catch {
+                    finish(.failure(Self.sessionFailure(error)))
+                }
+            }
+            return { work.cancel() }
         }
     }
 

@@ -17,6 +17,21 @@ struct LineAndEventParsingTests {
         return lines
     }
 
+    @Test func aLongLineArrivingOneByteAtATimeIsScannedOnce() throws {
+        // Given a 64 KiB line, then a short one, arriving one byte per chunk
+        let input = Array(repeating: UInt8(ascii: "a"), count: 64 << 10) + Array("\nb\n".utf8)
+        var splitter = LineSplitter(maximumLength: 1 << 20)
+        var lines: [String] = []
+        // When
+        for byte in input {
+            splitter.append(Data([byte]))
+            while let line = try splitter.nextLine() { lines.append(line) }
+        }
+        // Then each byte was looked at once (a rescan per chunk would be 2^31 looks), and both lines came
+        #expect(splitter.examinedBytes == input.count)
+        #expect(lines.map(\.count) == [64 << 10, 1])
+    }
+
     @Test func aCRLFSplitBetweenTwoChunksEndsOneLineNotTwo() throws {
         #expect(try lines(["one\r", "\ntwo\r\n"]) == ["one", "two"])
     }

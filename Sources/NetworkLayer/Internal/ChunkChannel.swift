@@ -5,18 +5,28 @@ import Foundation
 #endif
 
 /// Carries a streamed body from the transfer session to one consumer: chunks are buffered in arrival
-/// order until read; the end (or the failure) is delivered after the last chunk. A consumer cancelled
-/// while waiting stops the transfer.
+/// order until read, at most `bufferLimit` bytes; the end (or the failure) is delivered after the last
+/// chunk. A consumer cancelled while waiting stops the transfer; one that falls further behind than the
+/// buffer holds gets ``ResponseStreamError/readerFellBehind(limit:)`` after the chunks held.
 final class ChunkChannel: TransferSink, Sendable {
     private struct State: Sendable {
         var chunks: [Data] = []
         var nextChunk = 0
+        /// The bytes of the chunks not yet read.
+        var buffered = 0
         var end: Result<Void, any Error>?
         var waiter: CheckedContinuation<Data?, any Error>?
         var stopTransfer: (@Sendable () -> Void)?
     }
 
     private let state = Locked(State())
+    private let bufferLimit: Int
+
+    /// - Parameter bufferLimit: The most bytes held for the reader (at least 64 KiB); unbounded by
+    ///   default, for a body that is already whole or bounded by its caller.
+    init(bufferLimit: Int = .max) {
+        self.bufferLimit = max(bufferLimit, 64 << 10)
+    }
 
     /// A channel that already holds the whole body (from a session that returns bodies whole).
     static func holding(_ body: Data) -> ChunkChannel {
@@ -34,15 +44,21 @@ final class ChunkChannel: TransferSink, Sendable {
     func open(_ head: HTTPURLResponse) throws {}
 
     func write(_ data: Data) throws {
-        let waiter = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
-            guard state.end == nil else { return nil }
+        let (waiter, fits) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
+            guard state.end == nil else { return (nil, true) }
             guard let waiter = state.waiter else {
+                let (total, overflow) = state.buffered.addingReportingOverflow(data.count)
+                guard !overflow, total <= bufferLimit else { return (nil, false) }
+                state.buffered = total
                 state.chunks.append(data)
-                return nil
+                return (nil, true)
             }
             state.waiter = nil
-            return waiter
+            return (waiter, true)
         }
+        // The transfer handler fails the transfer with this error, which reaches the reader after the
+        // chunks held.
+        guard fits else { throw ResponseStreamError.readerFellBehind(limit: bufferLimit) }
         waiter?.resume(returning: data)
     }
 
@@ -65,6 +81,7 @@ final class ChunkChannel: TransferSink, Sendable {
                     if state.nextChunk < state.chunks.count {
                         let chunk = state.chunks[state.nextChunk]
                         state.nextChunk += 1
+                        state.buffered -= chunk.count
                         if state.nextChunk == state.chunks.count {
                             state.chunks.removeAll(keepingCapacity: true)
                             state.nextChunk = 0
@@ -95,6 +112,22 @@ final class ChunkChannel: TransferSink, Sendable {
         let stopTransfer = state.withLock { $0.stopTransfer }
         close(error)
         stopTransfer?()
+    }
+
+    /// Reads the whole body, which may have at most `limit` bytes.
+    /// - Throws: ``NetworkError/responseTooLarge(limit:)`` past the limit (and stops the transfer), or
+    ///   what the transfer threw.
+    func collectWhole(limit: Int) async throws -> Data {
+        var body = Data()
+        while let chunk = try await next() {
+            let (total, overflow) = body.count.addingReportingOverflow(chunk.count)
+            guard !overflow, total <= limit else {
+                stop(with: CancellationError())
+                throw NetworkError.responseTooLarge(limit: limit)
+            }
+            body.append(chunk)
+        }
+        return body
     }
 
     /// Reads the whole body, keeping at most `limit` bytes (an error body a caller may want to read).

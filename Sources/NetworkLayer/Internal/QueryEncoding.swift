@@ -28,9 +28,10 @@ enum QueryEncoding {
 enum RequestURL {
     static func make(baseURL: URL, path: String, queryItems: [URLQueryItem]) -> URL? {
         var base = baseURL.absoluteString
-        if base.hasSuffix("/") { base.removeLast() }
         var trimmed = Substring(path)
         while trimmed.hasPrefix("/") { trimmed.removeFirst() }
+        // An empty path uses the base URL exactly as given, trailing slash included.
+        if base.hasSuffix("/"), !trimmed.isEmpty { base.removeLast() }
         var string = trimmed.isEmpty ? base : base + "/" + trimmed
         if !queryItems.isEmpty {
             string += (string.contains("?") ? "&" : "?") + QueryEncoding.encode(queryItems)

@@ -17,8 +17,9 @@ final class RequestCoalescer: Sendable {
     /// How many callers are waiting for a shared call (for tests).
     var waitingCount: Int { waiters.withLock { $0 } }
 
+    /// The response to `request`: `send`'s, shared with identical requests in flight.
     func response(
-        for request: URLRequest, from session: any NetworkSessionType
+        for request: URLRequest, send: @escaping @Sendable () async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
         try Task.checkCancellation()
         let key = Self.key(for: request)
@@ -33,7 +34,7 @@ final class RequestCoalescer: Sendable {
         if isNew {
             call.start { [self] in
                 defer { forget(call, key: key) }
-                return try await session.response(for: request)
+                return try await send()
             }
         } else {
             CurrentAttempt.coalesced()

@@ -41,7 +41,7 @@ enum Timeout {
     /// `Cancel` it returns. URLSession's data tasks run this way with no Swift task of their own, so a
     /// request costs no more thread hops than `data(for:)`.
     static func race<Result: Sendable>(
-        after timeout: Duration,
+        after timeout: Duration?,
         clock: any Clock<Duration>,
         deadlines: DeadlineTimer = .shared,
         start: (@escaping @Sendable (Swift.Result<Result, any Error>) -> Void) -> Cancel
@@ -49,6 +49,29 @@ enum Timeout {
         let race = Race<Result>()
         let cancel = start { race.finish(with: $0) }
         race.setOnTimeout(cancel)
+        if let timeout { race.startDeadline(after: timeout, clock: clock, deadlines: deadlines) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { race.attach($0) }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// Waits for an operation that reports its outcome through `finish` and can be stopped through the
+    /// `Cancel` it returns, with no deadline: cancelling the caller stops it.
+    static func untimed<Result: Sendable>(
+        start: (@escaping @Sendable (Swift.Result<Result, any Error>) -> Void) -> Cancel
+    ) async throws -> Result {
+        try await race(after: nil, clock: ContinuousClock(), start: start)
+    }
+}
+
+extension Race {
+    /// Decides the race as timed out once `timeout` passes on `clock`, unless it is decided first.
+    fileprivate func startDeadline(
+        after timeout: Duration, clock: any Clock<Duration>, deadlines: DeadlineTimer
+    ) {
+        let race = self
         if clock is ContinuousClock {
             let deadline = DeadlineTimer.deadline(after: timeout, from: DeadlineTimer.now)
             let watch = deadlines.watch(until: deadline) { _ in
@@ -63,44 +86,6 @@ enum Timeout {
             }
             race.setDeadline { timer.cancel() }
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { race.attach($0) }
-        } onCancel: {
-            cancel()
-        }
-    }
-
-    /// Sends `request` with a URLSession data task, racing `timeout`.
-    static func dataTask(
-        _ request: URLRequest, on session: URLSession, after timeout: Duration, clock: any Clock<Duration>,
-        deadlines: DeadlineTimer = .shared
-    ) async throws -> (Data, HTTPURLResponse) {
-        try await race(after: timeout, clock: clock, deadlines: deadlines) { finish in
-            // `start` runs in the caller's task: a caller already cancelled creates no data task and sends
-            // nothing.
-            guard !Task.isCancelled else {
-                finish(.failure(URLError(.cancelled)))
-                return {}
-            }
-            let task = session.guardedDataTask(with: request, completion: finish)
-            task.resume()
-            // On Linux the request is abandoned rather than cancelled (see `abandonsInsteadOfCancelling`):
-            // the race is decided for the caller at once, and the task's late outcome is ignored.
-            guard !abandonsInsteadOfCancelling else { return { finish(.failure(URLError(.cancelled))) } }
-            let handle = DataTaskHandle(task: task)
-            return { handle.cancel() }
-        }
-    }
-}
-
-/// Lets a data task be cancelled from any thread.
-struct DataTaskHandle: @unchecked Sendable {
-    // @unchecked Sendable: only `cancel()` is called through it, which URLSessionTask documents as
-    // thread-safe; FoundationNetworking does not annotate the class `Sendable`.
-    let task: URLSessionDataTask
-
-    func cancel() {
-        task.cancel()
     }
 }
 

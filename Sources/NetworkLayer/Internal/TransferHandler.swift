@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -14,6 +15,13 @@ protocol TransferSink: Sendable {
     func write(_ data: Data) throws
     /// The transfer ended: `nil` when the whole body arrived.
     func close(_ error: (any Error)?)
+}
+
+/// Lets a task be cancelled from another thread.
+private struct TaskHandle: @unchecked Sendable {
+    // @unchecked Sendable: only `cancel()` is called through it, which URLSessionTask documents as
+    // thread-safe; FoundationNetworking does not annotate the class `Sendable`.
+    let task: URLSessionTask
 }
 
 /// The bytes of a transfer so far, for progress reporting.
@@ -39,12 +47,14 @@ final class TransferHandler: Sendable {
         var lastActivity: UInt64
         var counts = TransferCounts()
         var watch: DeadlineTimer.Watch?
+        /// A `401` with a challenge, and its body, held until the session says whether it answers it.
+        var held: (head: HTTPURLResponse, body: Data)?
     }
 
     private let state: Locked<State>
     private let sink: any TransferSink
     private let progress: Progress?
-    private let idleTimeout: Duration
+    private let idleTimeout: Duration?
     private let deadline: Duration?
     private let startedAt: UInt64
     private let deadlines: DeadlineTimer
@@ -53,7 +63,7 @@ final class TransferHandler: Sendable {
     ///   - startedAt: Where the total deadline counts from (the attempt's start, when it is made of
     ///     several transfers); now by default.
     init(
-        sink: any TransferSink, idleTimeout: Duration, deadline: Duration?, deadlines: DeadlineTimer,
+        sink: any TransferSink, idleTimeout: Duration?, deadline: Duration?, deadlines: DeadlineTimer,
         startedAt: UInt64? = nil, progress: Progress?
     ) {
         let now = DeadlineTimer.now
@@ -82,8 +92,12 @@ final class TransferHandler: Sendable {
             task.cancel()
             return
         }
-        // The idle clock starts with the transfer; the total deadline may have started before it.
-        let first = nextDue(lastActivity: state.withLock { $0.lastActivity })
+        // The idle clock starts with the transfer; the total deadline may have started before it. A
+        // transfer without either (a whole-body request, timed by its caller) needs no watch.
+        guard let first = nextDue(lastActivity: state.withLock { $0.lastActivity }) else {
+            task.resume()
+            return
+        }
         let watch = deadlines.watch(until: first) { [weak self] now in self?.checkTimeouts(at: now) }
         let cancelWatch = state.withLock { state -> Bool in
             state.watch = watch
@@ -105,6 +119,17 @@ final class TransferHandler: Sendable {
         }
         // A transfer already ended (cancelled, timed out) gives its sink nothing more.
         guard !hasEnded else { return false }
+        if Self.deliversChallengedHeads, head.statusCode == 401,
+            head.value(forHTTPHeaderField: "WWW-Authenticate") != nil
+        {
+            state.withLock { $0.held = (head, Data()) }
+            return true
+        }
+        return deliver(head)
+    }
+
+    /// Hands `head` to the sink and to the caller waiting for it. Returns whether the body is wanted.
+    private func deliver(_ head: HTTPURLResponse) -> Bool {
         do {
             try sink.open(head)
         } catch {
@@ -125,6 +150,12 @@ final class TransferHandler: Sendable {
     func receive(_ data: Data) {
         let counts = state.withLock { state -> TransferCounts? in
             guard state.end == nil else { return nil }
+            if let held = state.held {
+                // A challenged answer's body, kept (its first MiB) in case it is the final answer.
+                state.held?.body.append(data.prefix(max(0, NetworkProvider.errorBodyLimit - held.body.count)))
+                state.lastActivity = DeadlineTimer.now
+                return nil
+            }
             state.lastActivity = DeadlineTimer.now
             state.counts.received += Int64(data.count)
             return state.counts
@@ -150,8 +181,42 @@ final class TransferHandler: Sendable {
     }
 
     func complete(error: (any Error)?) {
+        if error == nil, releaseHeldAnswer() { return }
         finish(error.map { .failure($0) } ?? .success(()), cancellingTask: false)
     }
+
+    /// The session's delegate answered the challenge of a held `401`: with a credential the request is
+    /// sent again and the held answer dropped; otherwise the held answer is the final one.
+    func challengeAnswered(retrying: Bool) {
+        if retrying {
+            state.withLock { $0.held = nil }
+        } else {
+            _ = releaseHeldAnswer()
+        }
+    }
+
+    /// Delivers a held `401` and its body as the transfer's answer and ends it. Returns whether one was held.
+    private func releaseHeldAnswer() -> Bool {
+        let taken = state.withLock { state in
+            defer { state.held = nil }
+            return state.held
+        }
+        guard let held = taken else { return false }
+        if deliver(held.head) {
+            receive(held.body)
+        }
+        finish(.success(()), cancellingTask: true)
+        return true
+    }
+
+    /// Whether URLSession hands the delegate a `401` and its body before asking it for a credential, and
+    /// sends again after: FoundationNetworking does (measured), so its `401`s are held until the answer
+    /// to the challenge is known, as Apple platforms' URLSession decides before it reports a response.
+    #if canImport(FoundationNetworking)
+        static let deliversChallengedHeads = true
+    #else
+        static let deliversChallengedHeads = false
+    #endif
 
     // MARK: - Driven by the caller
 
@@ -215,10 +280,20 @@ final class TransferHandler: Sendable {
         }
         guard let (snapshot, headless) = ended else { return }
         if let watch = snapshot.watch { deadlines.cancel(watch) }
-        if cancellingTask { snapshot.task?.cancel() }
         sink.close(Self.failure(of: outcome))
         if headless { snapshot.headWaiter?.resume(throwing: Self.error(of: outcome)) }
         snapshot.endWaiter?.resume(with: outcome)
+        if cancellingTask, let task = snapshot.task { Self.cancel(task) }
+    }
+
+    /// Cancels `task` off the calling thread, after the caller has its answer. FoundationNetworking's
+    /// `cancel()` waits for the session's work queue, which a fast sender keeps busy for as long as it
+    /// sends (measured on loopback: seconds for 1 GiB, indefinitely for an endless body): called on the
+    /// delegate queue, it stopped the delegate queue too, and the bytes still arriving waited in memory
+    /// (gigabytes). Apart from it, the delegate keeps discarding them while the cancel waits.
+    private static func cancel(_ task: URLSessionTask) {
+        let handle = TaskHandle(task: task)
+        DispatchQueue.global().async { handle.task.cancel() }
     }
 
     private static func failure(of outcome: Result<Void, any Error>) -> (any Error)? {
@@ -230,11 +305,14 @@ final class TransferHandler: Sendable {
         failure(of: outcome) ?? URLError(.badServerResponse)
     }
 
-    /// The earlier of the idle deadline after `lastActivity` and the total deadline.
-    private func nextDue(lastActivity: UInt64) -> UInt64 {
-        let idle = DeadlineTimer.deadline(after: idleTimeout, from: lastActivity)
-        guard let deadline else { return idle }
-        return min(idle, DeadlineTimer.deadline(after: deadline, from: startedAt))
+    /// The earlier of the idle deadline after `lastActivity` and the total deadline; `nil` for neither.
+    private func nextDue(lastActivity: UInt64) -> UInt64? {
+        let idle = idleTimeout.map { DeadlineTimer.deadline(after: $0, from: lastActivity) }
+        let total = deadline.map { DeadlineTimer.deadline(after: $0, from: startedAt) }
+        switch (idle, total) {
+        case (let idle?, let total?): return min(idle, total)
+        default: return idle ?? total
+        }
     }
 
     /// Called by the timer: times the transfer out, or says when to look again.
@@ -244,7 +322,7 @@ final class TransferHandler: Sendable {
             fail(NetworkError.timedOut(deadline))
             return nil
         }
-        if now >= DeadlineTimer.deadline(after: idleTimeout, from: lastActivity) {
+        if let idleTimeout, now >= DeadlineTimer.deadline(after: idleTimeout, from: lastActivity) {
             fail(NetworkError.timedOut(idleTimeout))
             return nil
         }

@@ -4,35 +4,77 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A URLSession of NetworkLayer's own for transfers whose bytes it must see as they arrive (streams,
-/// downloads to a file, uploads with progress): data tasks on a session whose delegate hands each
-/// task's events to its ``TransferHandler``. URLSession on Linux gives no per-task delegate for data and
-/// no `bytes(for:)`, so a session delegate is the one way that works on every platform.
+/// The URLSession every request of a provider built on a `URLSession` runs on: whole-body requests,
+/// streams, downloads and uploads alike, as data and upload tasks whose events its delegate hands to each
+/// task's ``TransferHandler``, so every body is consumed as it arrives and can be bounded. URLSession on
+/// Linux calls no per-task delegate for data tasks (measured: `task.delegate` is never called) and has no
+/// `bytes(for:)`, so a session delegate of its own is the one way that works on every platform.
 ///
-/// It is made from the provider's `URLSession`'s configuration (headers, cookies, credentials, proxy,
-/// limits), without a `URLCache`, so transfers are not cached. Its tasks are cancelled (streams must be
-/// able to end a connection), unlike whole-body requests on Linux, which are abandoned: FoundationNetworking
-/// trapped when `cancel()` raced a completion on sessions with a cache (another project traced the window
-/// to the cache lookup made before a task's protocol exists). Without a cache, a stress test cancelling
-/// 150 streams around their end, also under ThreadSanitizer, has not trapped; that is evidence, not proof.
-/// The provider's session's delegate is not consulted for these tasks.
+/// It is made from the caller's session's configuration (headers, cookies, credential storage, proxy,
+/// limits), and the caller's session delegate keeps answering authentication and TLS challenges: each is
+/// forwarded to it. Credential headers in the configuration's `httpAdditionalHeaders` (an `X-Api-Key`)
+/// are moved onto each request instead, where the redirect guard can drop them on a redirect to another
+/// origin; URLSession would otherwise re-add them to every request, whatever its host.
+///
+/// On Linux it has no `URLCache`: FoundationNetworking trapped when `cancel()` raced a completion on
+/// sessions with a cache (another project traced the window to the cache lookup made before a task's
+/// protocol exists), and its tasks must be cancellable (a body past its limit, a stream whose reader
+/// left). Without a cache, a stress test cancelling 150 streams around their end, also under
+/// ThreadSanitizer, has not trapped; that is evidence, not proof. On Apple platforms the configuration's
+/// cache is kept.
 final class TransferSession: Sendable {
     let session: URLSession
     private let delegate: TransferDelegate
+    /// The configuration's credential headers, set on each request that does not set its own.
+    private let credentialHeaders: [String: String]
 
-    init(configuration base: URLSessionConfiguration) {
-        let configuration = base.copy() as? URLSessionConfiguration ?? .ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    /// A session like `base`, or `nil` when `base` is a background session (which allows no data task
+    /// and no second session with its identifier).
+    init?(like base: URLSession) {
+        guard base.configuration.identifier == nil,
+            let configuration = base.configuration.copy() as? URLSessionConfiguration
+        else { return nil }
+        #if canImport(FoundationNetworking)
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        #endif
+        var kept: [AnyHashable: Any] = [:]
+        var credentials: [String: String] = [:]
+        for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
+            if Redaction.isSensitive(headerName: "\(name)") {
+                credentials["\(name)"] = "\(value)"
+            } else {
+                kept[name] = value
+            }
+        }
+        configuration.httpAdditionalHeaders = kept
+        credentialHeaders = credentials
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "NetworkLayer.TransferSession"
-        delegate = TransferDelegate()
+        delegate = TransferDelegate(forwardingChallengesTo: base.delegate)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    /// Starts `request` and collects its whole body, at most `limit` bytes, reporting the outcome to
+    /// `finish`. Returns how to stop it.
+    func collect(
+        _ request: URLRequest, limit: Int, deadlines: DeadlineTimer,
+        finish: @escaping @Sendable (BodyCollector.Outcome) -> Void
+    ) -> Timeout.Cancel {
+        let handler = TransferHandler(
+            sink: BodyCollector(limit: limit, finish: finish), idleTimeout: nil, deadline: nil,
+            deadlines: deadlines, progress: nil)
+        start(request, handler: handler)
+        return { handler.fail(URLError(.cancelled)) }
     }
 
     /// Starts `request` (uploading `body`, when given) and reports its events to `handler`.
     func start(_ request: URLRequest, uploading body: UploadBody? = nil, handler: TransferHandler) {
+        var request = request
+        for (name, value) in credentialHeaders where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         let task =
             switch body {
             case .file(let file): session.uploadTask(with: request, fromFile: file)
@@ -55,9 +97,33 @@ enum UploadBody: Sendable {
     case data(Data)
 }
 
-/// Routes each task's delegate events to its handler.
+/// Routes each task's delegate events to its handler, and challenges to the caller's session delegate.
 private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let handlers = Locked<[Int: TransferHandler]>([:])
+    private let challenges: ChallengeForwarder
+
+    init(forwardingChallengesTo delegate: (any URLSessionDelegate)?) {
+        challenges = ChallengeForwarder(delegate: delegate)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking has already reported the `401` (held by the handler), and with default
+            // handling and no credential it never completes the task (measured): anything but a
+            // credential cancels the challenge, and the held `401` becomes the answer.
+            let handler = handler(for: task)
+            challenges.forward(challenge, session: session, task: task) { disposition, credential in
+                let retrying = disposition == .useCredential && credential != nil
+                handler?.challengeAnswered(retrying: retrying)
+                completionHandler(retrying ? .useCredential : .cancelAuthenticationChallenge, credential)
+            }
+        #else
+            challenges.forward(challenge, session: session, task: task, completionHandler: completionHandler)
+        #endif
+    }
 
     func register(_ handler: TransferHandler, for task: URLSessionTask) {
         handlers.withLock { $0[task.taskIdentifier] = handler }

@@ -126,7 +126,9 @@ extension NetworkProvider {
                 request = file.request(resuming: request)
                 let sink = DownloadSink(
                     file: file, accepts: endpoint.acceptableStatusCodes, progress: progress)
-                let (data, head) = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
+                let (data, head) = try await dataTransport(
+                    timeout: endpoint.attemptTimeout, limit: endpoint.maximumResponseSize ?? .max,
+                    endpoint: endpoint.name)(request)
                 try sink.open(head)
                 do {
                     try sink.write(data)
@@ -137,7 +139,8 @@ extension NetworkProvider {
                 return (sink.refusedBody ?? Data(), head)
             }
             return try await downloadWindows(
-                request, of: endpoint, on: transfers(for: urlSession), into: file, progress: progress)
+                request, of: endpoint, on: transfers(for: urlSession, endpoint: endpoint.name), into: file,
+                progress: progress)
         }
     }
 

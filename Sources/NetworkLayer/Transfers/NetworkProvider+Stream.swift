@@ -40,16 +40,20 @@ extension NetworkProvider {
         let transport: NetworkMiddleware.Next = { [self] request in
             try Task.checkCancellation()
             guard let urlSession = session as? URLSession else {
-                let (data, head) = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
+                let (data, head) = try await dataTransport(
+                    timeout: endpoint.attemptTimeout, limit: wholeBodyLimit(of: endpoint),
+                    endpoint: endpoint.name
+                )(request)
                 kept.keep(StreamBody(channel: .holding(data)), for: head)
                 return (data, head)
             }
-            let channel = ChunkChannel()
+            let transfers = try transfers(for: urlSession, endpoint: endpoint.name)
+            let channel = ChunkChannel(bufferLimit: configuration.streamBufferLimit)
             let handler = TransferHandler(
                 sink: channel, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
                 deadlines: configuration.deadlines, progress: nil)
             channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
-            transfers(for: urlSession).start(request, handler: handler)
+            transfers.start(request, handler: handler)
             let head = try await handler.head()
             CurrentAttempt.responseStarted()
             guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
@@ -67,6 +71,11 @@ extension NetworkProvider {
 
     /// How much of a refused streamed or downloaded response's body is kept for the error.
     static let errorBodyLimit = 1 << 20
+
+    /// The largest whole body `endpoint` accepts: its own limit, or the provider's.
+    func wholeBodyLimit<Response>(of endpoint: Endpoint<Response>) -> Int {
+        endpoint.maximumResponseSize ?? configuration.maximumResponseSize
+    }
 }
 
 extension Endpoint {

@@ -113,7 +113,10 @@ extension NetworkProvider {
                         throw NetworkError.file(error)
                     }
                 }
-                let answer = try await dataTransport(timeout: endpoint.attemptTimeout)(request)
+                let answer = try await dataTransport(
+                    timeout: endpoint.attemptTimeout, limit: wholeBodyLimit(of: endpoint),
+                    endpoint: endpoint.name
+                )(request)
                 CurrentAttempt.sent(size)
                 progress?(TransferProgress(completedBytes: size, expectedBytes: size))
                 return answer
@@ -129,11 +132,12 @@ extension NetworkProvider {
                 sink: channel, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
                 deadlines: configuration.deadlines, progress: sent)
             channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
-            transfers(for: urlSession).start(request, uploading: body, handler: handler)
+            try transfers(for: urlSession, endpoint: endpoint.name).start(
+                request, uploading: body, handler: handler)
             let head = try await handler.head()
             CurrentAttempt.responseStarted()
             CurrentAttempt.sent(handler.counts.sent)
-            return (try await channel.collect(limit: .max), head)
+            return (try await channel.collectWhole(limit: wholeBodyLimit(of: endpoint)), head)
         }
     }
 

@@ -32,11 +32,16 @@ public struct ResponseLines: AsyncSequence, Sendable {
     }
 }
 
-/// Splits bytes into lines at `\n`, `\r\n` or a lone `\r`, with a length limit.
+/// Splits bytes into lines at `\n`, `\r\n` or a lone `\r`, with a length limit, in time linear in the
+/// input: each byte is looked at once, however the line is split into chunks.
 struct LineSplitter: Sendable {
     let maximumLength: Int
     private var buffer: [UInt8] = []
     private var start = 0
+    /// Where the search for the current line's terminator goes on: the bytes before it have none.
+    private var scanned = 0
+    /// How many bytes the search for terminators has looked at (for tests of its cost).
+    private(set) var examinedBytes = 0
     private var skipsLineFeed = false
 
     init(maximumLength: Int) {
@@ -47,6 +52,7 @@ struct LineSplitter: Sendable {
         if start > 0, start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
+            scanned = 0
         }
         buffer.append(contentsOf: chunk)
     }
@@ -57,19 +63,22 @@ struct LineSplitter: Sendable {
             skipsLineFeed = false
             if buffer[start] == 0x0A { start += 1 }
         }
-        var index = start
+        var index = max(start, scanned)
         while index < buffer.count {
             let byte = buffer[index]
+            examinedBytes &+= 1
             if byte == 0x0A || byte == 0x0D {
                 guard index - start <= maximumLength else { throw .lineTooLong(limit: maximumLength) }
                 let line = String(decoding: buffer[start..<index], as: UTF8.self)
                 start = index + 1
+                scanned = start
                 skipsLineFeed = byte == 0x0D
                 compact()
                 return line
             }
             index += 1
         }
+        scanned = buffer.count
         guard buffer.count - start <= maximumLength else { throw .lineTooLong(limit: maximumLength) }
         return nil
     }
@@ -79,6 +88,7 @@ struct LineSplitter: Sendable {
         defer {
             buffer.removeAll()
             start = 0
+            scanned = 0
         }
         return start < buffer.count ? String(decoding: buffer[start...], as: UTF8.self) : nil
     }
@@ -87,6 +97,7 @@ struct LineSplitter: Sendable {
     private mutating func compact() {
         if start > 4096, start * 2 > buffer.count {
             buffer.removeSubrange(0..<start)
+            scanned -= start
             start = 0
         }
     }

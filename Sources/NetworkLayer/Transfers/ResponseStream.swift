@@ -70,12 +70,18 @@ public enum ResponseStreamError: Error, Sendable, Equatable, CustomStringConvert
     case lineTooLong(limit: Int)
     /// Two tasks read the same stream at once; a stream has one reader.
     case concurrentReads
+    /// The reader fell further behind the server than the stream holds for it (the provider's
+    /// ``NetworkProvider/Configuration/streamBufferLimit``, in bytes): the transfer was stopped, and this
+    /// follows the chunks that were held.
+    case readerFellBehind(limit: Int)
 
     /// One line a person can act on.
     public var description: String {
         switch self {
         case .lineTooLong(let limit): "A line of the stream is longer than \(limit) bytes."
         case .concurrentReads: "Two tasks read the same stream at once; read a stream from one task."
+        case .readerFellBehind(let limit):
+            "The stream's reader fell more than \(limit) bytes behind the server; the transfer was stopped."
         }
     }
 }

@@ -34,9 +34,17 @@ Routes:
   GET  /ranged-log?id=            {"ranges": the Range header of each /ranged request with that id,
                                   "" when it had none}
   POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
+  GET  /endless?id=&paceMs=       a chunked body of "x" that never ends, 64 KiB pieces `paceMs` apart
+                                  (0 by default); /closed?id= says 1 once the client left
+  GET  /declared?bytes=           a `Content-Length` of `bytes`, then "x" in 64 KiB pieces 1 ms apart
+  GET  /gzip?bytes=               `bytes` zero bytes, gzip-compressed (Content-Encoding: gzip)
+  GET|POST /auth?user=&password=  401 with `WWW-Authenticate: Basic` unless the request carries those
+                                  credentials, then {"user": user}
   GET  /closed?id=                whether the /trickle connection with that id was closed by the client
                                   (1) or is still open (0); -1 before it starts
 """
+import base64
+import gzip
 import json
 import socket
 import sys
@@ -104,6 +112,21 @@ class Handler(BaseHTTPRequestHandler):
         try:
             while self.connection.recv(1):
                 pass
+        except OSError:
+            pass
+        with lock:
+            closed[key] = 1
+        self.close_connection = True
+
+    def endless(self, key, pace):
+        self.start_chunked("application/octet-stream")
+        piece = b"x" * 65536
+        with lock:
+            closed[key] = 0
+        try:
+            while True:
+                self.chunk(piece)
+                time.sleep(pace)
         except OSError:
             pass
         with lock:
@@ -214,6 +237,30 @@ class Handler(BaseHTTPRequestHandler):
             self.end_chunks()
             with lock:
                 closed[query.get("id", "")] = 1
+        elif path == "/endless":
+            self.endless(query.get("id", ""), int(query.get("paceMs", "0")) / 1000)
+        elif path == "/declared":
+            total = int(query.get("bytes", "0"))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(total))
+            self.end_headers()
+            while total > 0:
+                piece = min(total, 65536)
+                self.wfile.write(b"x" * piece)
+                total -= piece
+                time.sleep(0.001)
+        elif path == "/gzip":
+            packed = gzip.compress(b"\0" * int(query.get("bytes", "0")))
+            self.send_body(200, packed, content_type="application/octet-stream",
+                           headers={"Content-Encoding": "gzip"})
+        elif path == "/auth":
+            expected = "Basic " + base64.b64encode(
+                ("%s:%s" % (query.get("user", ""), query.get("password", ""))).encode()).decode()
+            if self.headers.get("Authorization") == expected:
+                self.send_json(200, {"user": query.get("user", "")})
+            else:
+                self.send_body(401, b"{}", headers={"WWW-Authenticate": 'Basic realm="fixtures"'})
         elif path == "/ranged":
             self.ranged(query)
         elif path == "/ranged-log":

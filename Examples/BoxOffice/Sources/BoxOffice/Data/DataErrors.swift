@@ -32,7 +32,7 @@ enum DataErrors {
                 return BoxOfficeError.refused("\(underlying)")
             case .unacceptableStatus, .invalidRequest, .middleware, .file:
                 return BoxOfficeError.refused(error.description)
-            case .decoding:
+            case .decoding, .responseTooLarge:
                 return BoxOfficeError.unreadable(error.description)
             }
         case let error as URLError where error.code == .cancelled:

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Peak resident memory of one NetworkLayer request against a hostile server, each in a process of its
+# own (.ci/memory-check), against the fixture server on 127.0.0.1. Each case must stay under its limit
+# plus a fixed allowance for the process itself (a Foundation process is about 30 MB here), and the
+# process lives 5 s after the error, so what the transport still does then counts too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+allowance_kb=$((64 * 1024))
+
+swift build -c release --package-path .ci/memory-check --build-path .build-memory-check >/dev/null
+binary=.build-memory-check/release/memory-check
+
+coproc SERVER { exec python3 Tests/NetworkLayerTests/Fixtures/server.py; }
+read -r port <&"${SERVER[0]}"
+trap 'kill "$SERVER_PID" 2>/dev/null || true' EXIT
+base="http://127.0.0.1:$port"
+
+failures=0
+check() { # name, mode, path, limit in bytes
+    local name=$1 mode=$2 path=$3 limit=$4 output peak budget
+    output=$( { /usr/bin/time -f "%M" timeout 120 "$binary" "$mode" "$base$path" "$limit" ; } 2>&1 )
+    peak=$(tail -n 1 <<<"$output")
+    budget=$((limit / 1024 + allowance_kb))
+    if [[ "$output" == *"failed: "* && "$peak" =~ ^[0-9]+$ && "$peak" -le "$budget" ]]; then
+        echo "ok   $name: peak $((peak / 1024)) MB (budget $((budget / 1024)) MB)"
+    else
+        echo "FAIL $name: peak ${peak} KB, budget ${budget} KB; output: $(head -n 1 <<<"$output")"
+        failures=$((failures + 1))
+    fi
+}
+
+check "1 GiB body, 10 MB limit" send "/large?bytes=1073741824" 10000000
+check "endless body, 10 MB limit" send "/endless?id=memory" 10000000
+check "gzip body of 400 MB, 10 MB limit" send "/gzip?bytes=400000000" 10000000
+check "endless stream, reader paused 6 s, 8 MiB buffer" stream "/endless?id=memory-stream" 8388608
+
+exit "$failures"
