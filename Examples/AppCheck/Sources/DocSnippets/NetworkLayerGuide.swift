@@ -104,3 +104,10 @@ enum NetworkLayerGuide {
         func refresh() async throws {}
     }
 }
+
+func networkLayerGuideBoundedPoster(provider: NetworkProvider, imageURL: URL) async throws {  //-
+    var poster = Endpoint<Data>(url: imageURL)
+    poster.maximumResponseSize = 10_000_000
+    let bytes = try await provider.send(poster)
+    _ = bytes  //-
+}  //-
