@@ -121,6 +121,22 @@ struct SecretsTests {
         #expect(lines.values.first?.contains("Accept: application/json") == true)
     }
 
+    @Test func theLogsFailureLineIsTheErrorsOwnOneLineDescription() async {
+        // Given a transport failing with the URL in the error's user info
+        let lines = Recorder<String>()
+        let url = URL(string: "https://example.com/daily?key=\(sentinel)")!
+        let provider = NetworkProvider(
+            session: .failing(URLError(.cannotConnectToHost, userInfo: [NSURLErrorFailingURLErrorKey: url])),
+            middlewares: [LoggingMiddleware { lines.append($0) }])
+        // When
+        _ = await error { try await provider.send(Endpoint<Movie>(baseURL: exampleURL, path: "daily")) }
+        // Then the line says what failed, as NetworkError does, not an NSError dump
+        let failure = lines.values.last ?? ""
+        #expect(failure.contains("Network failure (URLError -1004)"))
+        #expect(!failure.contains("NSErrorFailingURL"))
+        #expect(!failure.contains(sentinel))
+    }
+
     @Test(arguments: [
         "https://x.test/a?key=S3NT1NEL-KEY", "token=S3NT1NEL-KEY&x=1",
         #"Authorization: "KakaoAK S3NT1NEL-KEY""#,
@@ -167,6 +183,24 @@ struct SecretsTests {
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         let recorded = try String(contentsOf: try #require(files.first), encoding: .utf8)
         #expect(!recorded.contains(sentinel))
+    }
+
+    @Test func aRecordingDoesNotKeepAKeyTheServerEchoesInItsBody() async throws {
+        // Given an upstream whose error body repeats the request's URL, key included
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("SecretsTests-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let upstream = StubSession.status(
+            401, body: Data(#"{"error": "bad key in https://api.example.com/v1?key=\#(sentinel)"}"#.utf8))
+        let session = RecordReplaySession(directory: folder, mode: .record(upstream: upstream))
+        // When
+        _ = await error {
+            try await NetworkProvider(session: session).send(Endpoint<Data>(baseURL: exampleURL))
+        }
+        // Then
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        let recorded = try String(contentsOf: try #require(files.first), encoding: .utf8)
+        #expect(!recorded.contains(sentinel))
+        #expect(recorded.contains("bad key"))
     }
 }
 

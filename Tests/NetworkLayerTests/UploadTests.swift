@@ -117,6 +117,26 @@ struct UploadTests {
         }
     }
 
+    @Test func aFormThatFailsToWriteLeavesNoTemporaryFileWithItsFields() async throws {
+        // Given a form with a secret field, then a file part that does not exist
+        let sentinel = "S3NT1NEL-\(UUID().uuidString)"
+        var form = MultipartFormData()
+        form.append(sentinel, name: "password")
+        form.append(contentsOf: folder.appendingPathComponent("missing.bin"), name: "file")
+        // When
+        let thrown = await error { try await provider().upload(upload, multipart: form) }
+        // Then the upload fails, and no temporary file holds the field
+        #expect(thrown != nil)
+        let temporary = FileManager.default.temporaryDirectory
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+            .filter { $0.hasPrefix("networklayer-multipart-") }
+            .filter { name in
+                let contents = (try? Data(contentsOf: temporary.appendingPathComponent(name))) ?? Data()
+                return contents.range(of: Data(sentinel.utf8)) != nil
+            }
+        #expect(leftovers.isEmpty)
+    }
+
     @Test func aStubSessionReceivesTheFileAsTheBody() async throws {
         // Given
         let (url, _) = try file(named: "small.bin", bytes: 10)

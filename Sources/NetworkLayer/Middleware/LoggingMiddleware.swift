@@ -51,9 +51,18 @@ public struct LoggingMiddleware: NetworkMiddleware {
             return (data, response)
         } catch {
             let elapsed = (clock.now - start).formattedMilliseconds
-            log("✕ \(method) \(url) failed after \(elapsed): \(Redaction.redact(text: "\(error)"))")
+            log("✕ \(method) \(url) failed after \(elapsed): \(Self.describe(error))")
             throw error
         }
+    }
+}
+
+extension LoggingMiddleware {
+    /// `error` as the caller will see it: a ``NetworkError``'s own one-line description (a `URLError`
+    /// becomes ``NetworkError/transport(_:)``), anything else redacted and on one line.
+    static func describe(_ error: any Error) -> String {
+        if let error = NetworkProvider.map(error) as? NetworkError { return error.description }
+        return NetworkError.oneLine(Redaction.redact(text: "\(error)"))
     }
 }
 

@@ -18,7 +18,8 @@ import Foundation
 /// is UTF-8, base64 otherwise). Requests match by method, path and query; query parameters that look
 /// like secrets (see ``Redaction``) are ignored for matching and never written, so a recording made with
 /// an API key replays without one. Credential-like response headers (`Set-Cookie`, …) are written as
-/// `REDACTED`.
+/// `REDACTED`, and so are secrets in a text body (a key an error body echoes, a `"token"` field): a
+/// replay returns the body as written.
 public final class RecordReplaySession: NetworkSessionType {
     /// Where answers come from.
     public enum Mode: Sendable {
@@ -176,7 +177,8 @@ struct Exchange: Codable {
         self.status = status
         self.headers = headers
         if let text = String(data: body, encoding: .utf8) {
-            self.body = text
+            // A key the server echoes (an error body repeating the request's URL) is not written either.
+            self.body = Redaction.redact(text: text)
         } else {
             self.bodyBase64 = body.base64EncodedString()
         }

@@ -84,11 +84,12 @@ extension NetworkProvider {
     ) async throws -> Response {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "networklayer-multipart-\(UUID().uuidString)")
+        // Removed however this ends, a failed write included: the form's fields (a password) are in it.
+        defer { try? FileManager.default.removeItem(at: file) }
         // Written on a Dispatch queue: copying large files would hold a cooperative thread for seconds.
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             DispatchQueue.global().async { continuation.resume(with: Result { try form.write(to: file) }) }
         }
-        defer { try? FileManager.default.removeItem(at: file) }
         var endpoint = endpoint
         endpoint.headers["Content-Type"] = form.contentType
         return try await upload(endpoint, fromFile: file, progress: progress)
