@@ -45,6 +45,16 @@ struct HostileInputTests {
         }
     }
 
+    @Test func aPosterIsDownloadedUnderTheImageLimitWhileItArrives() throws {
+        // Given an image URL with a trailing slash and a query, as a search result may name one
+        let url = try #require(URL(string: "https://img.example.com/poster/?w=300"))
+        // When
+        let endpoint = KakaoAPI().image(at: url)
+        // Then the provider stops the body at 10 MB, and the URL is the one found
+        #expect(endpoint.maximumResponseSize == PosterProvider.maximumImageBytes)
+        #expect(try endpoint.makeRequest().url == url)
+    }
+
     @Test func anImageOverTheLimitIsRefused() {
         let big = Data([0xFF, 0xD8, 0xFF]) + Data(count: 2000)
         #expect(throws: PosterError.tooLarge(bytes: 2003, limit: 1000)) {

@@ -35,6 +35,9 @@ public struct KakaoAPI: Sendable {
     /// An image's bytes. Send it through a provider without Kakao's credentials: the URL points at
     /// whichever site hosts the image.
     public func image(at url: URL) -> Endpoint<Data> {
-        Endpoint<Data>(baseURL: url, timeout: group.timeout)
+        var image = Endpoint<Data>(url: url, timeout: group.timeout)
+        // Enforced while the body arrives: a hostile image host cannot make the app hold more.
+        image.maximumResponseSize = PosterProvider.maximumImageBytes
+        return image
     }
 }
