@@ -235,6 +235,47 @@ struct TokenRefreshMiddlewareTests {
         #expect(attempts.values.count == 20)
     }
 
+    @Test func aCancelledCallerStopsWaitingForTheRefreshWhileOthersGetIt() async throws {
+        // Given a refresh held open by the test, and two requests waiting for it
+        let token = TokenStore(value: "stale")
+        let refreshing = AsyncGate()  // open: it only counts the refreshes begun
+        refreshing.open()
+        let release = AsyncGate()
+        let refresh = TokenRefreshMiddleware {
+            await refreshing.enter()
+            await release.enter()
+            token.value = "fresh"
+        }
+        let session = StubSession { request in
+            let status = request.value(forHTTPHeaderField: "Authorization") == "Bearer fresh" ? 200 : 401
+            return (
+                Data(#"{"title":"Wonka","year":2023}"#.utf8),
+                try StubSession.makeResponse(for: request, status: status)
+            )
+        }
+        let provider = NetworkProvider(
+            session: session,
+            middlewares: [refresh, AuthorizationMiddleware(hosts: ["api.example.com"]) { token.value }])
+        let endpoint = Endpoint<Movie>(baseURL: exampleURL, path: "me")
+        let patient = Task { try await provider.send(endpoint).title }
+        let leaving = Task { try await provider.send(endpoint).title }
+        await refreshing.waitUntilEntered(1)
+        // When one caller is cancelled while the refresh is still running
+        leaving.cancel()
+        // Then it leaves with CancellationError while the refresh is still held (waiting for the refresh
+        // would never end: the test releases it only afterwards)
+        let left = Recorder<Bool>()
+        let returned = await Watchdog.finishes(within: 10) {
+            left.append(await error { try await leaving.value } is CancellationError)
+        }
+        #expect(returned)
+        #expect(left.values == [true])
+        // And the other caller gets the refreshed answer once the refresh ends
+        release.open()
+        #expect(try await patient.value == "Wonka")
+        #expect(refresh.refreshCount == 1)
+    }
+
     @Test func aFailedRefreshIsThrown() async {
         // Given
         struct SignedOut: Error {}
