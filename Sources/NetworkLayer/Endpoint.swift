@@ -93,11 +93,12 @@ public struct Endpoint<Response: Sendable>: Sendable {
         get { idempotence ?? method.isIdempotent }
         set { idempotence = newValue }
     }
-    /// The largest body this endpoint accepts, in bytes, or `nil` (the default) for the provider's
-    /// ``NetworkProvider/Configuration/maximumResponseSize``. A whole-body request over it fails with
+    /// The largest whole body this endpoint accepts, in bytes, or `nil` (the default) for the provider's
+    /// ``NetworkProvider/Configuration/maximumResponseSize``. A body over it fails with
     /// ``NetworkError/responseTooLarge(limit:)``, checked against `Content-Length` before the body is read
-    /// and against the bytes received (after decompression) while it arrives. A download honours a value
-    /// set here; the provider's default does not apply to downloads, which go to disk.
+    /// and against the bytes received (after decompression) while it arrives. It applies to a status the
+    /// endpoint accepts; a refused status's body is cut to its first MiB (at most this limit) and the
+    /// status reported. Streams and downloads, which do not hold the body, are not limited by it.
     public var maximumResponseSize: Int?
     /// Checks a successful response before decoding, for APIs that report errors inside a 2xx body
     /// (KOBIS sends `faultInfo` with HTTP 200). Throw to fail the request with

@@ -143,9 +143,7 @@ public final class NetworkProvider: Sendable {
             let (data, http) = try await exchange(
                 request, context: context,
                 transport: dataTransport(
-                    timeout: endpoint.attemptTimeout,
-                    limit: endpoint.maximumResponseSize ?? configuration.maximumResponseSize,
-                    endpoint: endpoint.name))
+                    timeout: endpoint.attemptTimeout, rules: wholeBodyRules(of: endpoint)))
             var response = try Self.decode(data, http, for: endpoint)
             response.metrics = context.metrics.attempts
             return response
@@ -249,12 +247,12 @@ public final class NetworkProvider: Sendable {
         }
     }
 
-    /// Sends a request through the session and returns its whole body, at most `limit` bytes, racing
+    /// Sends a request through the session and returns its whole body, as `rules` allow, racing
     /// `timeout`.
-    func dataTransport(timeout: Duration, limit: Int, endpoint name: String) -> NetworkMiddleware.Next {
+    func dataTransport(timeout: Duration, rules: WholeBodyRules) -> NetworkMiddleware.Next {
         { [self] request in
             let coalesces = configuration.coalescesIdenticalGETs && request.httpMethod == "GET"
-            let fetch = try wholeBody(limit: limit, endpoint: name)
+            let fetch = try wholeBody(rules)
             if !coalesces, session is URLSession {
                 return try await Timeout.race(
                     after: timeout, clock: configuration.clock, deadlines: configuration.deadlines
@@ -263,8 +261,9 @@ public final class NetworkProvider: Sendable {
             // A caller already cancelled sends nothing (the operation below runs in a task of its own).
             try Task.checkCancellation()
             let send: @Sendable () async throws -> (Data, HTTPURLResponse) = { [coalescer] in
+                // Requests share a call only under the same limit: one may not lift or lower another's.
                 coalesces
-                    ? try await coalescer.response(for: request) {
+                    ? try await coalescer.response(for: request, sharingOnly: "limit \(rules.limit)") {
                         try await Timeout.untimed { fetch(request, $0) }
                     }
                     : try await Timeout.untimed { fetch(request, $0) }
@@ -276,31 +275,32 @@ public final class NetworkProvider: Sendable {
     }
 
     /// Starts a whole-body request that reports to its `finish` closure and returns how to stop it: on
-    /// NetworkLayer's own session for a `URLSession`, collecting at most `limit` bytes as they arrive;
-    /// through the session itself otherwise, checking the body it returns against `limit`.
+    /// NetworkLayer's own session for a `URLSession`, collecting the body as it arrives under `rules`;
+    /// through the session itself otherwise, checking the body it returns against them.
     private func wholeBody(
-        limit: Int, endpoint name: String
+        _ rules: WholeBodyRules
     ) throws(NetworkError)
         -> @Sendable (URLRequest, @escaping @Sendable (BodyCollector.Outcome) -> Void) ->
         Timeout.Cancel
     {
         if let urlSession = session as? URLSession {
-            let transfers = try transfers(for: urlSession, endpoint: name)
+            let transfers = try transfers(for: urlSession, endpoint: rules.endpoint)
             return { [deadlines = configuration.deadlines] request, finish in
                 // Runs in the caller's task: a caller already cancelled starts no task.
                 guard !Task.isCancelled else {
                     finish(.failure(URLError(.cancelled)))
                     return {}
                 }
-                return transfers.collect(request, limit: limit, deadlines: deadlines, finish: finish)
+                return transfers.collect(
+                    request, limit: rules.limit, accepts: rules.accepts, deadlines: deadlines, finish: finish)
             }
         }
         return { [session] request, finish in
             let work = startTask {
                 do {
                     let (data, head) = try await session.response(for: request)
-                    guard data.count <= max(0, limit) else {
-                        throw NetworkError.responseTooLarge(limit: limit)
+                    if rules.accepts.contains(head.statusCode), data.count > rules.limit {
+                        throw NetworkError.responseTooLarge(limit: rules.limit)
                     }
                     finish(.success((data, head)))
                 } catch {
@@ -334,6 +334,20 @@ public final class NetworkProvider: Sendable {
         default:
             return Task.isCancelled ? CancellationError() : NetworkError.middleware(error)
         }
+    }
+}
+
+/// What a whole body may be: at most `limit` bytes (at least 0) for a status the endpoint accepts.
+struct WholeBodyRules: Sendable {
+    let limit: Int
+    let accepts: any StatusCodeSet
+    /// The endpoint's name, for errors.
+    let endpoint: String
+
+    init(limit: Int, accepts: any StatusCodeSet, endpoint: String) {
+        self.limit = max(0, limit)
+        self.accepts = accepts
+        self.endpoint = endpoint
     }
 }
 

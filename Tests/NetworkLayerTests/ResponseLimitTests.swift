@@ -45,12 +45,15 @@ struct ResponseLimitTests {
     }
 
     @Test func aDeclaredLengthOverTheLimitIsRefusedBeforeTheBodyIsRead() async throws {
-        // Given a server announcing a 1 GiB body (sent at 64 MB/s at most), and a provider accepting 1 MiB
+        // Given a server announcing a 1 GiB body that it starts sending only after 10 s, and a provider
+        // accepting 1 MiB
         let provider = provider(limit: 1 << 20)
         // When
         let started = ContinuousClock.now
-        let error = await error { try await provider.send(endpoint("declared", ["bytes": "\(1 << 30)"])) }
-        // Then it fails on the head, long before 1 GiB could arrive
+        let error = await error {
+            try await provider.send(endpoint("declared", ["bytes": "\(1 << 30)", "delayMs": "10000"]))
+        }
+        // Then it fails on the head, before any byte of the body
         guard case .responseTooLarge(let limit)? = error as? NetworkError else {
             Issue.record("expected responseTooLarge, got \(String(describing: error))")
             return
@@ -130,6 +133,53 @@ struct ResponseLimitTests {
         // Then
         guard case .responseTooLarge(limit: 1024)? = error as? NetworkError else {
             Issue.record("expected responseTooLarge, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func aHEADAnswerIsNotMeasuredByTheLengthItAnnounces() async throws {
+        // Given a HEAD of a 1 GiB resource, and a provider accepting 1 MiB
+        var head = endpoint("declared", ["bytes": "\(1 << 30)"])
+        head.method = .head
+        // When
+        let response = try await provider(limit: 1 << 20).response(for: head)
+        // Then the length is there to read, and nothing was refused
+        #expect(response.httpResponse.expectedContentLength == 1 << 30)
+        #expect(response.data.isEmpty)
+    }
+
+    @Test func aRefusedStatusOverTheLimitIsReportedAsItsStatus() async throws {
+        // Given an endpoint accepting 5 bytes, answered 401 with a longer JSON body
+        var small = endpoint("status/401")
+        small.maximumResponseSize = 5
+        // When
+        let error = await error { try await provider().send(small) }
+        // Then the status is what the caller (and a refresh or retry middleware) sees, with the body's
+        // first 5 bytes
+        guard case .unacceptableStatus(let failure)? = error as? NetworkError else {
+            Issue.record("expected the 401, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.statusCode == 401)
+        #expect(failure.body.count == 5)
+    }
+
+    @Test func coalescedRequestsShareACallOnlyUnderTheSameLimit() async throws {
+        // Given a coalescing provider and two identical GETs in flight at once, one accepting 1,000 bytes
+        var configuration = NetworkProvider.Configuration(coalescesIdenticalGETs: true)
+        configuration.maximumResponseSize = 32 << 20
+        let provider = NetworkProvider(
+            session: URLSession(configuration: .ephemeral), configuration: configuration)
+        let roomy = endpoint("large", ["bytes": "2000", "delayMs": "300"])
+        var strict = roomy
+        strict.maximumResponseSize = 1000
+        // When
+        async let roomyBody = provider.send(roomy)
+        async let strictError = error { try await provider.send(strict) }
+        // Then each gets what its own limit allows
+        #expect(try await roomyBody.count == 2000)
+        guard case .responseTooLarge(limit: 1000)? = await strictError as? NetworkError else {
+            Issue.record("expected responseTooLarge for the strict request")
             return
         }
     }

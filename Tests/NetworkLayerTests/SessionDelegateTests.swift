@@ -113,6 +113,34 @@ struct SessionDelegateTests {
         #expect(failure.statusCode == 401)
     }
 
+    @Test func theChallengeIsAnsweredOnTheSessionsOwnDelegateQueue() async throws {
+        // Given a session whose delegate queue is a named queue of the caller's
+        let queue = OperationQueue()
+        queue.name = "caller's delegate queue"
+        queue.maxConcurrentOperationCount = 1
+        let delegate = QueueRecordingDelegate()
+        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: queue)
+        // When
+        _ = try await NetworkProvider(session: session).send(authenticated())
+        // Then the delegate was called there
+        #expect(delegate.queues.values == ["caller's delegate queue"])
+    }
+
+    /// Answers Basic challenges and records the name of the queue it was called on.
+    final class QueueRecordingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+        let queues = Recorder<String>()
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+            completionHandler:
+                @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            queues.append(OperationQueue.current?.name ?? "none")
+            completionHandler(
+                .useCredential, URLCredential(user: "ada", password: "lovelace", persistence: .forSession))
+        }
+    }
+
     @Test func aCredentialHeaderOfTheSessionConfigurationStaysOnItsOrigin() async throws {
         // Given a session configuration carrying an API key for every request
         let configuration = URLSessionConfiguration.ephemeral

@@ -5,9 +5,11 @@ import Foundation
 #endif
 
 /// Collects a whole body as it arrives, up to a limit: the sink behind ``NetworkProvider/send(_:)`` on a
-/// `URLSession`. A `Content-Length` over the limit is refused before any byte of the body is read; bytes
-/// past the limit (counted after URLSession decompresses them) stop the transfer. Either way the
-/// transfer fails with ``NetworkError/responseTooLarge(limit:)`` and nothing past the limit is kept.
+/// `URLSession`. For an accepted status, a `Content-Length` over the limit is refused before any byte of
+/// the body is read, and bytes past the limit (counted after URLSession decompresses them) stop the
+/// transfer; either way it fails with ``NetworkError/responseTooLarge(limit:)`` and nothing past the limit
+/// is kept. A refused status keeps its body's first bytes (at most the limit and the error-body limit)
+/// and ends there, so a middleware or the caller still sees the status.
 final class BodyCollector: TransferSink, Sendable {
     typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
 
@@ -16,50 +18,87 @@ final class BodyCollector: TransferSink, Sendable {
         // annotate HTTPURLResponse `Sendable` on every platform.
         var head: HTTPURLResponse?
         var body = Data()
+        /// The most bytes kept for the head that arrived.
+        var keeps = 0
+        var isClosed = false
         var finish: (@Sendable (Outcome) -> Void)?
     }
 
+    /// The most bytes reserved up front on the word of a `Content-Length`, which a server may lie about.
+    static let largestReservation = 1 << 20
+
     private let limit: Int
+    private let accepts: any StatusCodeSet
+    private let hasNoBody: Bool
     private let state: Locked<State>
 
     /// - Parameters:
-    ///   - limit: The most bytes the body may have.
+    ///   - limit: The most bytes the body of an accepted status may have.
+    ///   - accepts: The statuses the endpoint accepts; others keep at most the error-body limit.
+    ///   - method: The request's method: a `HEAD` answer has a `Content-Length` but no body.
     ///   - finish: Called once, with the body and head or the failure.
-    init(limit: Int, finish: @escaping @Sendable (Outcome) -> Void) {
+    init(
+        limit: Int, accepts: any StatusCodeSet, method: String?,
+        finish: @escaping @Sendable (Outcome) -> Void
+    ) {
         self.limit = max(0, limit)
+        self.accepts = accepts
+        hasNoBody = method == "HEAD"
         state = Locked(State(finish: finish))
     }
 
     func open(_ head: HTTPURLResponse) throws {
-        let declared = head.expectedContentLength
-        if declared > Int64(limit) { throw NetworkError.responseTooLarge(limit: limit) }
+        let accepted = accepts.contains(head.statusCode)
+        // A HEAD answer, a 1xx, 204 or 304 has no body, whatever its Content-Length says.
+        let bodiless = hasNoBody || head.statusCode < 200 || head.statusCode == 204 || head.statusCode == 304
+        let declared = bodiless ? 0 : head.expectedContentLength
+        if accepted, declared > Int64(limit) { throw NetworkError.responseTooLarge(limit: limit) }
         state.withLock { state in
             state.head = head
-            // Room for an honest length, which the check above bounds by the limit.
-            if declared > 0 { state.body.reserveCapacity(Int(declared)) }
+            state.keeps = accepted ? limit : min(limit, NetworkProvider.errorBodyLimit)
+            if declared > 0 { state.body.reserveCapacity(Int(min(declared, Int64(Self.largestReservation)))) }
         }
     }
 
     func write(_ data: Data) throws {
-        let fits = state.withLock { state -> Bool in
-            let (total, overflow) = state.body.count.addingReportingOverflow(data.count)
-            guard !overflow, total <= limit else { return false }
-            state.body.append(data)
-            return true
+        enum Next { case kept, full, tooLarge }
+        let next = state.withLock { state -> Next in
+            guard !state.isClosed else { return .kept }
+            let room = state.keeps - state.body.count
+            guard data.count > room else {
+                state.body.append(data)
+                return .kept
+            }
+            // A refused status's body is cut, not refused: the status is what the caller needs.
+            guard let head = state.head, accepts.contains(head.statusCode) else {
+                state.body.append(data.prefix(max(0, room)))
+                return .full
+            }
+            return .tooLarge
         }
-        if !fits { throw NetworkError.responseTooLarge(limit: limit) }
+        switch next {
+        case .kept: break
+        case .full: throw BodyComplete()
+        case .tooLarge: throw NetworkError.responseTooLarge(limit: limit)
+        }
     }
 
     func close(_ error: (any Error)?) {
         let (finish, outcome) = state.withLock { state -> ((@Sendable (Outcome) -> Void)?, Outcome) in
             defer {
+                state.isClosed = true
                 state.finish = nil
                 state.body = Data()
             }
-            if let error { return (state.finish, .failure(error)) }
-            guard let head = state.head else { return (state.finish, .failure(URLError(.badServerResponse))) }
+            guard let head = state.head else {
+                return (state.finish, .failure(error ?? URLError(.badServerResponse)))
+            }
+            if let error, !(error is BodyComplete) { return (state.finish, .failure(error)) }
             return (state.finish, .success((state.body, head)))
         }
         finish?(outcome)
     }
 }
+
+/// Ends a transfer whose caller has all of the body it keeps (a refused status's first bytes).
+struct BodyComplete: Error {}

@@ -119,7 +119,7 @@ final class ChunkChannel: TransferSink, Sendable {
     ///   what the transfer threw.
     func collectWhole(limit: Int) async throws -> Data {
         var body = Data()
-        while let chunk = try await next() {
+        while let chunk = try await nextWithin(limit) {
             let (total, overflow) = body.count.addingReportingOverflow(chunk.count)
             guard !overflow, total <= limit else {
                 stop(with: CancellationError())
@@ -128,6 +128,15 @@ final class ChunkChannel: TransferSink, Sendable {
             body.append(chunk)
         }
         return body
+    }
+
+    /// The next chunk of a body that may have at most `limit` bytes: a buffer that overflowed held more.
+    private func nextWithin(_ limit: Int) async throws -> Data? {
+        do {
+            return try await next()
+        } catch ResponseStreamError.readerFellBehind {
+            throw NetworkError.responseTooLarge(limit: limit)
+        }
     }
 
     /// Reads the whole body, keeping at most `limit` bytes (an error body a caller may want to read).

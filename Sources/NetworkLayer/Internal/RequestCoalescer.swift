@@ -18,11 +18,13 @@ final class RequestCoalescer: Sendable {
     var waitingCount: Int { waiters.withLock { $0 } }
 
     /// The response to `request`: `send`'s, shared with identical requests in flight.
+    /// - Parameter variant: Shares the call only with requests of the same variant too.
     func response(
-        for request: URLRequest, send: @escaping @Sendable () async throws -> (Data, HTTPURLResponse)
+        for request: URLRequest, sharingOnly variant: String = "",
+        send: @escaping @Sendable () async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
         try Task.checkCancellation()
-        let key = Self.key(for: request)
+        let key = variant + "\n" + Self.key(for: request)
         let (call, ticket, isNew) = inFlight.withLock { inFlight in
             if let running = inFlight[key], let ticket = running.join() {
                 return (running, ticket, false)

@@ -148,19 +148,27 @@ final class TransferHandler: Sendable {
     }
 
     func receive(_ data: Data) {
+        var heldIsFull = false
         let counts = state.withLock { state -> TransferCounts? in
             guard state.end == nil else { return nil }
             if let held = state.held {
-                // A challenged answer's body, kept (its first MiB) in case it is the final answer.
-                state.held?.body.append(data.prefix(max(0, NetworkProvider.errorBodyLimit - held.body.count)))
-                state.lastActivity = DeadlineTimer.now
+                // A challenged answer's body, kept (its first MiB) in case it is the final answer. It is
+                // not activity: a 401 whose body never ends must not hold off the idle timeout.
+                let room = NetworkProvider.errorBodyLimit - held.body.count
+                state.held?.body.append(data.prefix(max(0, room)))
+                heldIsFull = data.count >= room
                 return nil
             }
             state.lastActivity = DeadlineTimer.now
             state.counts.received += Int64(data.count)
             return state.counts
         }
-        guard let counts else { return }
+        guard let counts else {
+            // FoundationNetworking asks for a credential only once the 401's body has ended: one that
+            // goes on past what is kept is the answer.
+            if heldIsFull { _ = releaseHeldAnswer() }
+            return
+        }
         do {
             try sink.write(data)
         } catch {

@@ -7,7 +7,7 @@ import Foundation
 /// The URLSession every request of a provider built on a `URLSession` runs on: whole-body requests,
 /// streams, downloads and uploads alike, as data and upload tasks whose events its delegate hands to each
 /// task's ``TransferHandler``, so every body is consumed as it arrives and can be bounded. URLSession on
-/// Linux calls no per-task delegate for data tasks (measured: `task.delegate` is never called) and has no
+/// Linux calls no per-task delegate's response and data methods (measured) and has no
 /// `bytes(for:)`, so a session delegate of its own is the one way that works on every platform.
 ///
 /// It is made from the caller's session's configuration (headers, cookies, credential storage, proxy,
@@ -52,18 +52,20 @@ final class TransferSession: Sendable {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "NetworkLayer.TransferSession"
-        delegate = TransferDelegate(forwardingChallengesTo: base.delegate)
+        delegate = TransferDelegate(forwardingChallengesTo: base.delegate, on: base.delegateQueue)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 
     /// Starts `request` and collects its whole body, at most `limit` bytes, reporting the outcome to
     /// `finish`. Returns how to stop it.
     func collect(
-        _ request: URLRequest, limit: Int, deadlines: DeadlineTimer,
+        _ request: URLRequest, limit: Int, accepts: any StatusCodeSet, deadlines: DeadlineTimer,
         finish: @escaping @Sendable (BodyCollector.Outcome) -> Void
     ) -> Timeout.Cancel {
+        let collector = BodyCollector(
+            limit: limit, accepts: accepts, method: request.httpMethod, finish: finish)
         let handler = TransferHandler(
-            sink: BodyCollector(limit: limit, finish: finish), idleTimeout: nil, deadline: nil,
+            sink: collector, idleTimeout: nil, deadline: nil,
             deadlines: deadlines, progress: nil)
         start(request, handler: handler)
         return { handler.fail(URLError(.cancelled)) }
@@ -102,8 +104,8 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
     private let handlers = Locked<[Int: TransferHandler]>([:])
     private let challenges: ChallengeForwarder
 
-    init(forwardingChallengesTo delegate: (any URLSessionDelegate)?) {
-        challenges = ChallengeForwarder(delegate: delegate)
+    init(forwardingChallengesTo delegate: (any URLSessionDelegate)?, on queue: OperationQueue) {
+        challenges = ChallengeForwarder(delegate: delegate, queue: queue)
     }
 
     func urlSession(
@@ -114,14 +116,18 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
             // FoundationNetworking has already reported the `401` (held by the handler), and with default
             // handling and no credential it never completes the task (measured): anything but a
             // credential cancels the challenge, and the held `401` becomes the answer.
+            // Default handling goes on when the credential storage proposes a credential.
             let handler = handler(for: task)
+            let proposed = challenge.proposedCredential != nil
             challenges.forward(challenge, session: session, task: task) { disposition, credential in
-                let retrying = disposition == .useCredential && credential != nil
+                let retrying =
+                    (disposition == .useCredential && credential != nil)
+                    || (disposition == .performDefaultHandling && proposed)
                 handler?.challengeAnswered(retrying: retrying)
-                completionHandler(retrying ? .useCredential : .cancelAuthenticationChallenge, credential)
+                completionHandler(retrying ? disposition : .cancelAuthenticationChallenge, credential)
             }
         #else
-            challenges.forward(challenge, session: session, task: task, completionHandler: completionHandler)
+            challenges.forward(challenge, session: session, task: task, answer: completionHandler)
         #endif
     }
 

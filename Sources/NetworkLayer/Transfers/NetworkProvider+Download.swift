@@ -126,9 +126,12 @@ extension NetworkProvider {
                 request = file.request(resuming: request)
                 let sink = DownloadSink(
                     file: file, accepts: endpoint.acceptableStatusCodes, progress: progress)
+                // A download goes to disk: no size limit, as on a URLSession.
                 let (data, head) = try await dataTransport(
-                    timeout: endpoint.attemptTimeout, limit: endpoint.maximumResponseSize ?? .max,
-                    endpoint: endpoint.name)(request)
+                    timeout: endpoint.attemptTimeout,
+                    rules: WholeBodyRules(
+                        limit: .max, accepts: endpoint.acceptableStatusCodes, endpoint: endpoint.name)
+                )(request)
                 try sink.open(head)
                 do {
                     try sink.write(data)

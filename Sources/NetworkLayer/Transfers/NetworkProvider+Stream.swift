@@ -41,9 +41,7 @@ extension NetworkProvider {
             try Task.checkCancellation()
             guard let urlSession = session as? URLSession else {
                 let (data, head) = try await dataTransport(
-                    timeout: endpoint.attemptTimeout, limit: wholeBodyLimit(of: endpoint),
-                    endpoint: endpoint.name
-                )(request)
+                    timeout: endpoint.attemptTimeout, rules: wholeBodyRules(of: endpoint))(request)
                 kept.keep(StreamBody(channel: .holding(data)), for: head)
                 return (data, head)
             }
@@ -74,7 +72,14 @@ extension NetworkProvider {
 
     /// The largest whole body `endpoint` accepts: its own limit, or the provider's.
     func wholeBodyLimit<Response>(of endpoint: Endpoint<Response>) -> Int {
-        endpoint.maximumResponseSize ?? configuration.maximumResponseSize
+        max(0, endpoint.maximumResponseSize ?? configuration.maximumResponseSize)
+    }
+
+    /// What a whole body of `endpoint` may be.
+    func wholeBodyRules<Response>(of endpoint: Endpoint<Response>) -> WholeBodyRules {
+        WholeBodyRules(
+            limit: wholeBodyLimit(of: endpoint), accepts: endpoint.acceptableStatusCodes,
+            endpoint: endpoint.name)
     }
 }
 

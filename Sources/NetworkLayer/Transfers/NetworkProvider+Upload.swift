@@ -115,9 +115,7 @@ extension NetworkProvider {
                     }
                 }
                 let answer = try await dataTransport(
-                    timeout: endpoint.attemptTimeout, limit: wholeBodyLimit(of: endpoint),
-                    endpoint: endpoint.name
-                )(request)
+                    timeout: endpoint.attemptTimeout, rules: wholeBodyRules(of: endpoint))(request)
                 CurrentAttempt.sent(size)
                 progress?(TransferProgress(completedBytes: size, expectedBytes: size))
                 return answer
@@ -128,7 +126,9 @@ extension NetworkProvider {
                     progress(TransferProgress(completedBytes: counts.sent, expectedBytes: size))
                 }
             }
-            let channel = ChunkChannel()
+            let limit = wholeBodyLimit(of: endpoint)
+            // Bounded like the body it collects (a refused status's first MiB included).
+            let channel = ChunkChannel(bufferLimit: max(limit, Self.errorBodyLimit))
             let handler = TransferHandler(
                 sink: channel, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
                 deadlines: configuration.deadlines, progress: sent)
@@ -138,7 +138,14 @@ extension NetworkProvider {
             let head = try await handler.head()
             CurrentAttempt.responseStarted()
             CurrentAttempt.sent(handler.counts.sent)
-            return (try await channel.collectWhole(limit: wholeBodyLimit(of: endpoint)), head)
+            guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
+                return (try await channel.collect(limit: min(limit, Self.errorBodyLimit)), head)
+            }
+            if head.expectedContentLength > Int64(limit) {
+                channel.stop(with: CancellationError())
+                throw NetworkError.responseTooLarge(limit: limit)
+            }
+            return (try await channel.collectWhole(limit: limit), head)
         }
     }
 

@@ -36,7 +36,8 @@ Routes:
   POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
   GET  /endless?id=&paceMs=       a chunked body of "x" that never ends, 64 KiB pieces `paceMs` apart
                                   (0 by default); /closed?id= says 1 once the client left
-  GET  /declared?bytes=           a `Content-Length` of `bytes`, then "x" in 64 KiB pieces 1 ms apart
+  GET|HEAD /declared?bytes=&delayMs=   a `Content-Length` of `bytes`, then (after `delayMs`, for a GET)
+                                  "x" in 64 KiB pieces 1 ms apart
   GET  /gzip?bytes=               `bytes` zero bytes, gzip-compressed (Content-Encoding: gzip)
   GET|POST /auth?user=&password=  401 with `WWW-Authenticate: Basic` unless the request carries those
                                   credentials, then {"user": user}
@@ -73,6 +74,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         self.route()
+
+    def do_HEAD(self):
+        if urllib.parse.urlsplit(self.path).path == "/declared":
+            self.route()
+        else:
+            self.send_body(405, b"")
 
     def do_POST(self):
         if urllib.parse.urlsplit(self.path).path == "/upload":
@@ -245,6 +252,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", "application/octet-stream")
             self.send_header("Content-Length", str(total))
             self.end_headers()
+            if self.command == "HEAD":
+                return
+            time.sleep(int(query.get("delayMs", "0")) / 1000)
             while total > 0:
                 piece = min(total, 65536)
                 self.wfile.write(b"x" * piece)
