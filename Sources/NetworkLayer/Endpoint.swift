@@ -98,7 +98,8 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// ``NetworkError/responseTooLarge(limit:)``, checked against `Content-Length` before the body is read
     /// and against the bytes received (after decompression) while it arrives. It applies to a status the
     /// endpoint accepts; a refused status's body is cut to its first MiB (at most this limit) and the
-    /// status reported. Streams and downloads, which do not hold the body, are not limited by it.
+    /// status reported. Streams and downloads on a `URLSession`, which do not hold the body, are not
+    /// limited by it (with a custom session, which returns bodies whole, a stream's body is).
     public var maximumResponseSize: Int?
     /// Checks a successful response before decoding, for APIs that report errors inside a 2xx body
     /// (KOBIS sends `faultInfo` with HTTP 200). Throw to fail the request with

@@ -263,7 +263,7 @@ public final class NetworkProvider: Sendable {
             let send: @Sendable () async throws -> (Data, HTTPURLResponse) = { [coalescer] in
                 // Requests share a call only under the same limit: one may not lift or lower another's.
                 coalesces
-                    ? try await coalescer.response(for: request, sharingOnly: "limit \(rules.limit)") {
+                    ? try await coalescer.response(for: request, sharingOnly: rules.signature) {
                         try await Timeout.untimed { fetch(request, $0) }
                     }
                     : try await Timeout.untimed { fetch(request, $0) }
@@ -299,9 +299,12 @@ public final class NetworkProvider: Sendable {
             let work = startTask {
                 do {
                     let (data, head) = try await session.response(for: request)
-                    if rules.accepts.contains(head.statusCode), data.count > rules.limit {
-                        throw NetworkError.responseTooLarge(limit: rules.limit)
+                    guard rules.accepts.contains(head.statusCode) else {
+                        // A refused status keeps its body's first bytes, as on a URLSession.
+                        finish(.success((data.prefix(min(rules.limit, Self.errorBodyLimit)), head)))
+                        return
                     }
+                    if data.count > rules.limit { throw NetworkError.responseTooLarge(limit: rules.limit) }
                     finish(.success((data, head)))
                 } catch {
                     finish(.failure(Self.sessionFailure(error)))
@@ -348,6 +351,22 @@ struct WholeBodyRules: Sendable {
         self.limit = max(0, limit)
         self.accepts = accepts
         self.endpoint = endpoint
+    }
+
+    /// The limit and the accepted statuses (as ranges, `200-299,404`): requests share a coalesced call
+    /// only when these are the same, so none lifts, lowers or cuts another's body.
+    var signature: String {
+        var ranges: [String] = []
+        var start: Int?
+        for code in 100...600 {
+            let accepted = code < 600 && accepts.contains(code)
+            if accepted, start == nil { start = code }
+            if !accepted, let first = start {
+                ranges.append(first == code - 1 ? "\(first)" : "\(first)-\(code - 1)")
+                start = nil
+            }
+        }
+        return "limit \(limit) accepts \(ranges.joined(separator: ","))"
     }
 }
 

@@ -16,7 +16,13 @@ public enum Redaction {
         "auth", "cookie", "key", "token", "secret", "password", "signature", "credential", "session",
     ]
     /// Fragments that make a query parameter's name look secret, compared case-insensitively.
-    public static let sensitiveQueryFragments = ["key", "token", "secret", "password", "signature"]
+    public static let sensitiveQueryFragments = [
+        "key", "token", "secret", "password", "passwd", "signature", "session", "credential",
+    ]
+    /// Whole query parameter names that are secret, compared case-insensitively: short ones that would
+    /// match everyday names as fragments (`auth` in `author`, `sig` in `design`). Firebase's `auth`,
+    /// Azure SAS's `sig`, session ids.
+    public static let sensitiveQueryNames: Set<String> = ["auth", "sig", "sid", "pass", "pwd", "jwt"]
     /// What a hidden value is replaced with.
     public static let placeholder = "REDACTED"
 
@@ -33,7 +39,8 @@ public enum Redaction {
     /// - Returns: `true` for `key`, `serviceKey`, `access_token` and the like.
     public static func isSensitive(queryName name: String) -> Bool {
         let lowered = name.lowercased()
-        return sensitiveQueryFragments.contains(where: lowered.contains)
+        return sensitiveQueryNames.contains(lowered)
+            || sensitiveQueryFragments.contains(where: lowered.contains)
     }
 
     /// `url` with the values of secret-looking query parameters, and any password in the URL, replaced.
@@ -93,11 +100,13 @@ public enum Redaction {
                     index += 1
                 }
                 if index < scalars.count, scalars[index] == "\"" {
-                    let close = scalars[(index + 1)...].firstIndex(of: "\"") ?? scalars.count
+                    let close = closingQuote(scalars, after: index)
                     output.append(contentsOf: ("\"" + placeholder + "\"").unicodeScalars)
                     index = min(close + 1, scalars.count)
                 } else {
-                    index = skipValue(scalars, from: index, until: headerValueEnds)
+                    // A cookie header's value is every cookie to the end of the line, not the first.
+                    let isCookie = name.lowercased().contains("cookie")
+                    index = skipValue(scalars, from: index, until: isCookie ? lineEnds : headerValueEnds)
                     output.append(contentsOf: placeholder.unicodeScalars)
                 }
             } else if scalar == ":", index + 1 < scalars.count, scalars[index] == "/",
@@ -143,6 +152,25 @@ public enum Redaction {
         while start > 0, isHeaderNameCharacter(scalars[start - 1]) || scalars[start - 1] == "_" { start -= 1 }
         guard start < end else { return nil }
         return String(String.UnicodeScalarView(scalars[start..<end]))
+    }
+
+    /// The quote that closes a quoted value whose opening quote is at `open`, past escaped ones (`\"`);
+    /// the end of the text when there is none.
+    private static func closingQuote(_ scalars: [Unicode.Scalar], after open: Int) -> Int {
+        var index = open + 1
+        while index < scalars.count {
+            if scalars[index] == "\\" {
+                index += 2
+                continue
+            }
+            if scalars[index] == "\"" { return index }
+            index += 1
+        }
+        return scalars.count
+    }
+
+    private static func lineEnds(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\r" || scalar == "\n"
     }
 
     private static func skipValue(

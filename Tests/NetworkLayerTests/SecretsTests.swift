@@ -144,9 +144,30 @@ struct SecretsTests {
         "https://user:S3NT1NEL-KEY@x.test/", #"{"access_token" : "S3NT1NEL-KEY"}"#,
         "Authorization : Bearer S3NT1NEL-KEY", "Authorization:\n S3NT1NEL-KEY", "redis://u:pa#S3NT1NEL-KEY@h",
         "x-auth-token\t: S3NT1NEL-KEY",
+        "https://demo.firebaseio.com/a.json?auth=S3NT1NEL-KEY",
+        "https://acct.blob.core.windows.net/c/b?sv=2020-08-04&sig=S3NT1NEL-KEY",
+        "https://x.test/?session=S3NT1NEL-KEY", "https://x.test/?credential=S3NT1NEL-KEY",
+        "https://x.test/?pass=S3NT1NEL-KEY", "https://x.test/?sid=S3NT1NEL-KEY",
+        "Cookie: lang=ko; sid=S3NT1NEL-KEY", "Cookie: lang=ko; PHPSESSID=S3NT1NEL-KEY",
+        #"{"token":"ab\"S3NT1NEL-KEY"}"#,
     ])
     func freeTextLosesEverySecretLookingValue(text: String) {
         #expect(!Redaction.redact(text: text).contains(sentinel))
+    }
+
+    @Test(arguments: [
+        "https://demo.firebaseio.com/a.json?auth=S3NT1NEL-KEY",
+        "https://acct.blob.core.windows.net/c/b?sv=2020-08-04&sig=S3NT1NEL-KEY",
+        "https://x.test/?session=S3NT1NEL-KEY", "https://x.test/?credential=S3NT1NEL-KEY",
+        "https://x.test/?pass=S3NT1NEL-KEY", "https://x.test/?sid=S3NT1NEL-KEY",
+    ])
+    func aURLLosesTheValuesOfCommonSecretParameters(url: String) {
+        #expect(!Redaction.redact(URL(string: url)).contains(sentinel))
+    }
+
+    @Test(arguments: ["author", "design", "passenger", "side"])
+    func everydayParametersThatMerelyContainAShortSecretNameAreKept(name: String) {
+        #expect(!Redaction.isSensitive(queryName: name))
     }
 
     @Test(arguments: [

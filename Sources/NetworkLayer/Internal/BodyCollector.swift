@@ -56,7 +56,8 @@ final class BodyCollector: TransferSink, Sendable {
         state.withLock { state in
             state.head = head
             state.keeps = accepted ? limit : min(limit, NetworkProvider.errorBodyLimit)
-            if declared > 0 { state.body.reserveCapacity(Int(min(declared, Int64(Self.largestReservation)))) }
+            let reserved = min(declared, Int64(min(state.keeps, Self.largestReservation)))
+            if reserved > 0 { state.body.reserveCapacity(Int(reserved)) }
         }
     }
 

@@ -48,7 +48,15 @@ final class ChunkChannel: TransferSink, Sendable {
             guard state.end == nil else { return (nil, true) }
             guard let waiter = state.waiter else {
                 let (total, overflow) = state.buffered.addingReportingOverflow(data.count)
-                guard !overflow, total <= bufferLimit else { return (nil, false) }
+                guard !overflow, total <= bufferLimit else {
+                    // What fits is held: the reader gets the buffer's worth before the error.
+                    let room = bufferLimit - state.buffered
+                    if room > 0 {
+                        state.chunks.append(data.prefix(room))
+                        state.buffered += room
+                    }
+                    return (nil, false)
+                }
                 state.buffered = total
                 state.chunks.append(data)
                 return (nil, true)
@@ -139,10 +147,21 @@ final class ChunkChannel: TransferSink, Sendable {
         }
     }
 
+    /// The next chunk, or `nil` after the last one or once the buffer has overflowed.
+    private func nextUnlessOverflowed() async throws -> Data? {
+        do {
+            return try await next()
+        } catch ResponseStreamError.readerFellBehind {
+            return nil
+        }
+    }
+
     /// Reads the whole body, keeping at most `limit` bytes (an error body a caller may want to read).
     func collect(limit: Int) async throws -> Data {
         var body = Data()
-        while let chunk = try await next() {
+        // A buffer smaller than what it keeps (a held 401's body, written at once) overflowed: what it
+        // held is the body kept.
+        while let chunk = try await nextUnlessOverflowed() {
             body.append(chunk.prefix(max(0, limit - body.count)))
             if body.count >= limit {
                 stop(with: CancellationError())

@@ -49,6 +49,9 @@ final class TransferHandler: Sendable {
         var watch: DeadlineTimer.Watch?
         /// A `401` with a challenge, and its body, held until the session says whether it answers it.
         var held: (head: HTTPURLResponse, body: Data)?
+        /// A held `401` was given out as the answer before its challenge came: its body outgrew what is
+        /// held.
+        var gaveOutHeld = false
     }
 
     private let state: Locked<State>
@@ -148,15 +151,20 @@ final class TransferHandler: Sendable {
     }
 
     func receive(_ data: Data) {
-        var heldIsFull = false
+        var outgrown: (head: HTTPURLResponse, body: Data)?
         let counts = state.withLock { state -> TransferCounts? in
             guard state.end == nil else { return nil }
             if let held = state.held {
-                // A challenged answer's body, kept (its first MiB) in case it is the final answer. It is
+                // A challenged answer's body, held (up to 1 MiB) in case it is the final answer. It is
                 // not activity: a 401 whose body never ends must not hold off the idle timeout.
-                let room = NetworkProvider.errorBodyLimit - held.body.count
-                state.held?.body.append(data.prefix(max(0, room)))
-                heldIsFull = data.count >= room
+                guard held.body.count + data.count > NetworkProvider.errorBodyLimit else {
+                    state.held?.body.append(data)
+                    return nil
+                }
+                // Past that, it is given out as the answer, and the rest follows as any body does.
+                outgrown = held
+                state.held = nil
+                state.gaveOutHeld = true
                 return nil
             }
             state.lastActivity = DeadlineTimer.now
@@ -164,9 +172,10 @@ final class TransferHandler: Sendable {
             return state.counts
         }
         guard let counts else {
-            // FoundationNetworking asks for a credential only once the 401's body has ended: one that
-            // goes on past what is kept is the answer.
-            if heldIsFull { _ = releaseHeldAnswer() }
+            if let outgrown, deliver(outgrown.head) {
+                receive(outgrown.body)
+                receive(data)
+            }
             return
         }
         do {
@@ -191,6 +200,15 @@ final class TransferHandler: Sendable {
     func complete(error: (any Error)?) {
         if error == nil, releaseHeldAnswer() { return }
         finish(error.map { .failure($0) } ?? .success(()), cancellingTask: false)
+    }
+
+    /// Whether the transfer has its answer already, so a challenge must not go to the session's delegate:
+    /// it ended, or its `401` was given out because the body outgrew what is held. Such a transfer ends
+    /// here, its body complete: FoundationNetworking asks for a credential only once the body has ended.
+    func settlesChallengeItself() -> Bool {
+        let (ended, gaveOut) = state.withLock { ($0.end != nil, $0.gaveOutHeld) }
+        if gaveOut, !ended { finish(.success(()), cancellingTask: true) }
+        return ended || gaveOut
     }
 
     /// The session's delegate answered the challenge of a held `401`: with a credential the request is

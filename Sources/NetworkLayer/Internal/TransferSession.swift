@@ -118,6 +118,11 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
             // credential cancels the challenge, and the held `401` becomes the answer.
             // Default handling goes on when the credential storage proposes a credential.
             let handler = handler(for: task)
+            // A transfer that already has its answer (cancelled, or its 401 given out) asks nobody.
+            if handler?.settlesChallengeItself() ?? true {
+                completionHandler(.cancelAuthenticationChallenge, nil)
+                return
+            }
             let proposed = challenge.proposedCredential != nil
             challenges.forward(challenge, session: session, task: task) { disposition, credential in
                 let retrying =

@@ -39,6 +39,8 @@ Routes:
   GET|HEAD /declared?bytes=&delayMs=   a `Content-Length` of `bytes`, then (after `delayMs`, for a GET)
                                   "x" in 64 KiB pieces 1 ms apart
   GET  /gzip?bytes=               `bytes` zero bytes, gzip-compressed (Content-Encoding: gzip)
+  GET  /big-error?status=&bytes=&challenge=   that status with `bytes` bytes of "e" (endless, 1 ms per
+                                  64 KiB, when -1 or missing); challenge=1 adds `WWW-Authenticate: Basic`
   GET|POST /auth?user=&password=  401 with `WWW-Authenticate: Basic` unless the request carries those
                                   credentials, then {"user": user}
   GET  /closed?id=                whether the /trickle connection with that id was closed by the client
@@ -264,6 +266,25 @@ class Handler(BaseHTTPRequestHandler):
             packed = gzip.compress(b"\0" * int(query.get("bytes", "0")))
             self.send_body(200, packed, content_type="application/octet-stream",
                            headers={"Content-Encoding": "gzip"})
+        elif path == "/big-error":
+            status = int(query.get("status", "503"))
+            headers = {"WWW-Authenticate": 'Basic realm="fixtures"'} if query.get("challenge") == "1" else {}
+            total = int(query.get("bytes", "-1"))
+            if total >= 0:
+                self.send_body(status, b"e" * total, content_type="text/plain", headers=headers)
+                return
+            self.send_response(status)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Transfer-Encoding", "chunked")
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            try:
+                while True:
+                    self.chunk(b"e" * 65536)
+                    time.sleep(0.001)
+            except OSError:
+                self.close_connection = True
         elif path == "/auth":
             expected = "Basic " + base64.b64encode(
                 ("%s:%s" % (query.get("user", ""), query.get("password", ""))).encode()).decode()
@@ -370,6 +391,12 @@ Handler.ranged = handle_ranged
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128
+
+    def handle_error(self, request, client_address):
+        # A client that leaves mid-answer (a cancelled request, a body past its limit) is expected here.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
 
 def main():
