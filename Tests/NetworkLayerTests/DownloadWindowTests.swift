@@ -152,6 +152,20 @@ struct DownloadWindowTests {
         #expect(file.response.headerFields.value(named: "ETag") == "\"v1-changed-250000\"")
     }
 
+    @Test func aWindowOfAnotherVersionIsRefusedWhenTheServerIgnoresIfRange() async throws {
+        // Given a file that changes after the first window, on a server that honours Range but ignores
+        // If-Range (as some object stores do): it answers the second window with the new version's bytes
+        let (endpoint, id) = ranged(bytes: 250_000, ["changeAfter": "1", "ignoreIfRange": "1"])
+        let destination = folder.appendingPathComponent("mixed.bin")
+        // When
+        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        // Then the 206 without the validator asked for is not appended: the file is one version, whole,
+        // never 100,000 bytes of the old one followed by the new one
+        #expect(try await rangesAsked(id).first == "bytes=0-99999")
+        #expect(try Data(contentsOf: destination) == patterned(250_001, period: 251).dropFirst())
+        #expect(file.response.headerFields.value(named: "ETag") == "\"v1-changed-250000\"")
+    }
+
     @Test func withoutAValidatorTheRestIsAskedForWhole() async throws {
         // Given a server that serves ranges but sends neither an ETag nor a Last-Modified, so later
         // windows could come from another version of the file

@@ -230,7 +230,8 @@ final class DownloadFile: Sendable {
     func open(_ head: HTTPURLResponse) throws {
         let range =
             head.statusCode == 206 ? ContentRange(head.headerFields.value(named: "Content-Range")) : nil
-        if let range, try continues(with: range) { return }
+        let validator = Self.strongValidator(in: head.headerFields)
+        if let range, try continues(with: range, validator: validator) { return }
         try writer.sync {
             drain()
             try openNow(head, range: range)
@@ -239,12 +240,12 @@ final class DownloadFile: Sendable {
 
     /// Whether `range` continues the file still open, without a gap or an overlap; then it is taken as
     /// the current answer.
-    private func continues(with range: ContentRange) throws -> Bool {
+    private func continues(with range: ContentRange, validator: String?) throws -> Bool {
         try state.withLock { state in
             guard !state.isDiscarded else { throw CancellationError() }
             if let error = state.writeError { throw error }
             guard state.descriptor >= 0, !state.isClosing, state.received > 0, range.first == state.received,
-                range.total == state.expectedTotal
+                range.total == state.expectedTotal, validator == state.validator
             else { return false }
             state.answerEnd = range.last + 1
             return true
@@ -264,8 +265,11 @@ final class DownloadFile: Sendable {
             // A 206 from byte 0 of a download with nothing written is a first answer, not a resumed one.
             let resumes = head.statusCode == 206 && !(state.written == 0 && range?.first == 0)
             if resumes {
-                // Not the bytes asked for, or a file that is no longer the one written: start over.
-                guard let range, range.first == state.written, let identity = state.identity,
+                // Not the bytes asked for, bytes of another version (a server that honours `Range` but
+                // ignores `If-Range` sends the new version's without the validator asked for), or a file
+                // that is no longer the one written: start over.
+                guard let range, range.first == state.written, state.validator != nil,
+                    Self.strongValidator(in: headers) == state.validator, let identity = state.identity,
                     let descriptor = try Self.reopened(partURL, as: identity, keeping: state.written)
                 else {
                     state.validator = nil

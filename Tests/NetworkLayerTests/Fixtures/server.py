@@ -30,7 +30,9 @@ Routes:
                                   noRanges=1 every answer is a 200 of the whole body; with
                                   noValidator=1 no ETag is sent; delayMs waits between head and body;
                                   after `changeAfter` requests the file changes (another ETag, byte i
-                                  is (i + 1) % 251); with unknownTotal=1 a 206 says `/*`
+                                  is (i + 1) % 251); with unknownTotal=1 a 206 says `/*`; with
+                                  ignoreIfRange=1 a changed file still answers a Range with a 206 of
+                                  the new version
   GET  /ranged-log?id=            {"ranges": the Range header of each /ranged request with that id,
                                   "" when it had none}
   POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
@@ -362,6 +364,12 @@ def handle_ranged(handler, query, body=ranged_body, tag="v1"):
     first, last = asked if asked else (0, total - 1)
     if asked and first > 0 and query.get("badRange") == "1" and call == 2:
         first, last = 0, total - 1  # the wrong bytes: from the start, labelled as such
+    if query.get("ignoreIfRange") == "1" and changed and range_header:
+        # An object store that honours Range but ignores If-Range: the new version's bytes, as asked.
+        ignored = requested_range(range_header, total)
+        if ignored not in (None, "unsatisfiable"):
+            asked = ignored
+            first, last = ignored
     handler.send_response(206 if asked else 200)
     if asked:
         shown_total = "*" if query.get("unknownTotal") == "1" else str(total)
