@@ -236,23 +236,6 @@ struct StreamingTests {
         #expect(!outcomes.contains("short"))
     }
 
-    @Test func aReaderThatFallsBehindGetsTheHeldChunksThenATypedError() async throws {
-        // Given a provider holding at most 64 KiB for a stream's reader, and a body that never ends
-        var configuration = NetworkProvider.Configuration()
-        configuration.streamBufferLimit = 64 << 10
-        let provider = NetworkProvider(
-            session: URLSession(configuration: .ephemeral), configuration: configuration)
-        let id = UUID().uuidString
-        let stream = try await provider.stream(endpoint("endless", ["id": id, "paceMs": "1"]))
-        // When the reader does not read until the transfer has been stopped
-        #expect(try await serverSeesClosed(id))
-        var held = 0
-        let thrown = await error { for try await chunk in stream { held += chunk.count } }
-        // Then it reads what was held, no more than the buffer, then learns why the stream ended
-        #expect(held <= 64 << 10)
-        #expect(thrown as? ResponseStreamError == .readerFellBehind(limit: 64 << 10))
-    }
-
     @Test func aStubSessionStreamsItsBodyAsOneChunk() async throws {
         // Given
         let provider = NetworkProvider(session: .status(200, body: Data("a\nb\n".utf8)))

@@ -38,10 +38,11 @@ Routes:
   POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
   GET  /endless?id=&paceMs=       a chunked body of "x" that never ends, 64 KiB pieces `paceMs` apart
                                   (0 by default); /closed?id= says 1 once the client left
-  GET|HEAD /declared?bytes=&delayMs=   a `Content-Length` of `bytes`, then (after `delayMs`, for a GET)
-                                  "x" in 64 KiB pieces 1 ms apart
+  GET|HEAD /declared?bytes=&delayMs=&sendBytes=   a `Content-Length` of `bytes`, then (after
+                                  `delayMs`, for a GET) "x" in 64 KiB pieces 5 ms apart, ending the
+                                  connection after `sendBytes` if given
   GET  /gzip?bytes=               `bytes` zero bytes, gzip-compressed (Content-Encoding: gzip)
-  GET  /big-error?status=&bytes=&challenge=   that status with `bytes` bytes of "e" (endless, 1 ms per
+  GET  /big-error?status=&bytes=&challenge=   that status with `bytes` bytes of "e" (endless, 5 ms per
                                   64 KiB, when -1 or missing); challenge=1 adds `WWW-Authenticate: Basic`
   GET|POST /auth?user=&password=  401 with `WWW-Authenticate: Basic` unless the request carries those
                                   credentials, then {"user": user}
@@ -259,11 +260,14 @@ class Handler(BaseHTTPRequestHandler):
             if self.command == "HEAD":
                 return
             time.sleep(int(query.get("delayMs", "0")) / 1000)
+            # With sendBytes, the connection ends after that many bytes, short of what it declared.
+            total = min(total, int(query.get("sendBytes", str(total))))
             while total > 0:
                 piece = min(total, 65536)
                 self.wfile.write(b"x" * piece)
                 total -= piece
-                time.sleep(0.001)
+                time.sleep(0.005)
+            self.close_connection = True
         elif path == "/gzip":
             packed = gzip.compress(b"\0" * int(query.get("bytes", "0")))
             self.send_body(200, packed, content_type="application/octet-stream",
@@ -284,7 +288,7 @@ class Handler(BaseHTTPRequestHandler):
             try:
                 while True:
                     self.chunk(b"e" * 65536)
-                    time.sleep(0.001)
+                    time.sleep(0.005)
             except OSError:
                 self.close_connection = True
         elif path == "/auth":

@@ -13,6 +13,10 @@ final class TestServer: @unchecked Sendable {
 
     /// The shared server; the first test to ask starts it.
     static let shared = Task { try TestServer() }
+    /// A second server for the hostile tests (endless and compressed bodies sent as fast as a client
+    /// reads), so their floods do not hold up the shared server's timed answers (a piece every 100 ms
+    /// against a 1 s idle timeout).
+    static let hostile = Task { try TestServer() }
 
     private init() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
