@@ -196,6 +196,24 @@ struct RetryMiddlewareTests {
 
 @Suite("TokenRefreshMiddleware")
 struct TokenRefreshMiddlewareTests {
+    /// A provider whose server accepts only `Bearer fresh`, with `refresh` outside the authorization.
+    func provider(
+        refreshing refresh: TokenRefreshMiddleware, token: TokenStore,
+        recordingAttemptsIn attempts: Recorder<String> = Recorder()
+    ) -> NetworkProvider {
+        let session = StubSession { request in
+            let sent = request.value(forHTTPHeaderField: "Authorization") ?? ""
+            attempts.append(sent)
+            return (
+                Data(#"{"title":"Wonka","year":2023}"#.utf8),
+                try StubSession.makeResponse(for: request, status: sent == "Bearer fresh" ? 200 : 401)
+            )
+        }
+        return NetworkProvider(
+            session: session,
+            middlewares: [refresh, AuthorizationMiddleware(hosts: ["api.example.com"]) { token.value }])
+    }
+
     @Test func concurrent401sCauseOneRefreshAndEachRequestRetriesOnce() async throws {
         // Given a server that accepts only the refreshed token, and ten requests with the stale one
         let token = TokenStore(value: "stale")
@@ -207,18 +225,7 @@ struct TokenRefreshMiddlewareTests {
             token.value = "fresh"
         }
         let attempts = Recorder<String>()
-        let session = StubSession { request in
-            let sent = request.value(forHTTPHeaderField: "Authorization") ?? ""
-            attempts.append(sent)
-            let status = sent == "Bearer fresh" ? 200 : 401
-            return (
-                Data(#"{"title":"Wonka","year":2023}"#.utf8),
-                try StubSession.makeResponse(for: request, status: status)
-            )
-        }
-        let provider = NetworkProvider(
-            session: session,
-            middlewares: [refresh, AuthorizationMiddleware(hosts: ["api.example.com"]) { token.value }])
+        let provider = provider(refreshing: refresh, token: token, recordingAttemptsIn: attempts)
         let endpoint = Endpoint<Movie>(baseURL: exampleURL, path: "me")
         // When
         let titles = try await withThrowingTaskGroup(of: String.self) { group in
@@ -246,16 +253,7 @@ struct TokenRefreshMiddlewareTests {
             await release.enter()
             token.value = "fresh"
         }
-        let session = StubSession { request in
-            let status = request.value(forHTTPHeaderField: "Authorization") == "Bearer fresh" ? 200 : 401
-            return (
-                Data(#"{"title":"Wonka","year":2023}"#.utf8),
-                try StubSession.makeResponse(for: request, status: status)
-            )
-        }
-        let provider = NetworkProvider(
-            session: session,
-            middlewares: [refresh, AuthorizationMiddleware(hosts: ["api.example.com"]) { token.value }])
+        let provider = provider(refreshing: refresh, token: token)
         let endpoint = Endpoint<Movie>(baseURL: exampleURL, path: "me")
         let patient = Task { try await provider.send(endpoint).title }
         let leaving = Task { try await provider.send(endpoint).title }
