@@ -73,8 +73,26 @@ extension DiskStorage {
         }
     }
 
+    /// The `errno` behind a Foundation file error: its own code in the POSIX domain, its underlying
+    /// POSIX error's, or the `errno` a Cocoa file error stands for (`EIO` when none does); never a Cocoa
+    /// code such as 512 shown as if it were an `errno`.
     static func code(of error: any Error) -> Int32 {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        return Int32(truncatingIfNeeded: underlying?.code ?? (error as NSError).code)
+        let error = error as NSError
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        if let posix = [error, underlying].compactMap({ $0 }).first(where: { $0.domain == NSPOSIXErrorDomain }
+        ) {
+            return Int32(truncatingIfNeeded: posix.code)
+        }
+        guard error.domain == NSCocoaErrorDomain else { return EIO }
+        switch CocoaError.Code(rawValue: error.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return ENOENT
+        case .fileWriteNoPermission, .fileReadNoPermission: return EACCES
+        case .fileWriteOutOfSpace: return ENOSPC
+        case .fileWriteVolumeReadOnly: return EROFS
+        case .fileWriteFileExists: return EEXIST
+        case .fileReadTooLarge: return EFBIG
+        case .fileWriteInvalidFileName, .fileReadInvalidFileName: return EINVAL
+        default: return EIO
+        }
     }
 }
