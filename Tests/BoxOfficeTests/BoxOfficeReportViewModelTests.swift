@@ -1,5 +1,6 @@
 import BoxOffice
 import Foundation
+import TestSupport
 import Testing
 
 /// A chart of the given titles, one film per title, coded "1", "2", ….
@@ -32,6 +33,16 @@ struct SelectiveMovies: MovieRepository {
     }
 }
 
+/// A poster for every film, recording the code and title each search was for.
+struct TitlePosters: PosterProviding {
+    let searched: Recorder<String>
+    func poster(movieCode: String, title: String) async throws -> Poster? {
+        searched.append("\(movieCode) \(title)")
+        let url = try #require(URL(string: "https://images.example/\(movieCode).png"))
+        return Poster(url: url, file: nil, imageData: Data([0x89, 0x50, 0x4E, 0x47]), source: .network)
+    }
+}
+
 @MainActor
 @Suite("BoxOfficeReportViewModel")
 struct BoxOfficeReportViewModelTests {
@@ -59,6 +70,22 @@ struct BoxOfficeReportViewModelTests {
         // Then
         #expect(viewModel.report.value?.films.map { $0.details == nil } == [false, true, false])
         #expect(viewModel.problems.value == ["둘째: details unavailable: no film 2"])
+    }
+
+    @Test func aFilmWhoseDetailsFailStillGetsItsPosterByTheChartsTitle() async throws {
+        // Given a film whose details fail, and a poster search that finds every title
+        let searched = Recorder<String>()
+        let viewModel = BoxOfficeReportViewModel(
+            charts: StubCharts(titles: ["하나", "둘"]), movies: SelectiveMovies(failing: ["2"]),
+            posters: TitlePosters(searched: searched))
+        // When
+        await viewModel.load(day("2026-11-21"))
+        // Then the film without details has its poster, found by the title the chart gave
+        let films = try #require(viewModel.report.value?.films)
+        #expect(films[1].details == nil)
+        #expect(films[1].poster != nil)
+        #expect(Set(searched.values) == ["1 film 1", "2 둘"])
+        #expect(viewModel.problems.value == ["둘: details unavailable: no film 2"])
     }
 
     @Test func aPosterThatFailsIsAProblemNotAFailure() async {

@@ -154,7 +154,7 @@ struct StubMovies: MovieRepository {
 
 struct StubPosters: PosterProviding {
     var result: Result<Poster?, StubFailure>
-    func poster(for movie: MovieDetails) async throws -> Poster? { try result.get() }
+    func poster(movieCode: String, title: String) async throws -> Poster? { try result.get() }
 }
 
 @MainActor

@@ -41,7 +41,9 @@ public struct AppEnvironment: Sendable {
     /// - Parameters:
     ///   - variables: The process environment.
     ///   - forcesOffline: Whether `--offline` was given.
-    /// - Throws: ``ConfigurationError`` when a URL variable is not an http(s) URL.
+    /// - Throws: ``ConfigurationError`` when a key breaks ``isKey(_:)``'s rule, a URL variable is not a
+    ///   base URL (http or https, a host, no query, fragment or user name; no IPv6 literal on Linux), or
+    ///   the timeout is out of range.
     public init(variables: [String: String], forcesOffline: Bool) throws(ConfigurationError) {
         // Values are trimmed of spaces *and* line breaks: `KEY=$(cat key.txt)` keeps a trailing newline,
         // which would otherwise be sent as `key=abc%0A` or drop the header.
@@ -52,20 +54,20 @@ public struct AppEnvironment: Sendable {
         }
         func key(_ name: String) throws(ConfigurationError) -> String? {
             guard let value = nonEmpty(name) else { return nil }
-            // A key is one printable token: a control character or a space inside it is a mistake, and
-            // one that could split a header. Refuse it without echoing the value.
-            guard
-                !value.unicodeScalars.contains(where: {
-                    $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
-                })
-            else { throw ConfigurationError(variable: name, value: nil) }
+            // One rule for every key, checked before anything is sent: see `isKey`. Refused without
+            // echoing the value.
+            guard Self.isKey(value) else { throw ConfigurationError(variable: name, value: nil) }
             return value
         }
         func url(_ name: String, default fallback: URL) throws(ConfigurationError) -> URL {
             guard let text = nonEmpty(name) else { return fallback }
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                url.host != nil
-            else { throw ConfigurationError(variable: name, value: text) }
+            guard let url = Self.baseURL(text) else { throw ConfigurationError(variable: name, value: text) }
+            if Self.isIPv6Literal(url), !Self.acceptsIPv6Literals {
+                throw ConfigurationError(
+                    variable: name, value: text,
+                    expected: "a host name or an IPv4 address (FoundationNetworking on Linux cannot "
+                        + "reach an IPv6 literal such as [::1]; use localhost)")
+            }
             return url
         }
         kobisKey = try key("KOBIS_API_KEY")
@@ -92,6 +94,46 @@ public struct AppEnvironment: Sendable {
     }
 }
 
+extension AppEnvironment {
+    /// The longest key accepted: 256 characters (KOBIS and Kakao issue 32).
+    public static let maximumKeyLength = 256
+
+    /// Whether `value` can be an API key: 1 to ``maximumKeyLength`` printable ASCII characters (`!` to
+    /// `~`). Spaces, control characters (C0 and C1), other scripts (Hangul) and invisible characters
+    /// (a zero-width space) are refused: no issued key has them, and one could split a header or hide a
+    /// key from the scrubbing that keeps it out of everything printed.
+    public static func isKey(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= maximumKeyLength
+            && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
+    /// `text` as a base URL, or `nil`: an `http` or `https` URL with a host, and no user name or password,
+    /// query or fragment (the API's path is appended to it, so a query would swallow the path).
+    static func baseURL(_ text: String) -> URL? {
+        guard let url = URL(string: text),
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
+            let host = components.host, !host.isEmpty,
+            components.user == nil, components.password == nil, components.query == nil,
+            components.fragment == nil
+        else { return nil }
+        return url
+    }
+
+    /// Whether `url`'s host is an IPv6 literal, `[::1]`.
+    static func isIPv6Literal(_ url: URL) -> Bool {
+        url.host?.contains(":") ?? false
+    }
+
+    /// Whether this platform's URLSession reaches IPv6 literal hosts: Apple's does; FoundationNetworking
+    /// on Linux fails them with `URLError.badURL` before connecting.
+    #if canImport(FoundationNetworking)
+        static let acceptsIPv6Literals = false
+    #else
+        static let acceptsIPv6Literals = true
+    #endif
+}
+
 /// An environment variable that does not hold what the app needs.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// The variable's name.
@@ -105,9 +147,11 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - variable: The variable's name.
     ///   - value: Its value, or `nil` when it must not be shown.
-    ///   - expected: What it should hold; an http(s) URL by default.
+    ///   - expected: What it should hold; an http(s) base URL by default.
     public init(
-        variable: String, value: String?, expected: String = "an http(s) URL such as https://example.com"
+        variable: String, value: String?,
+        expected: String =
+            "an http(s) URL without a query, fragment or user name, such as https://example.com/api"
     ) {
         self.variable = variable
         self.value = value
@@ -117,8 +161,10 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// One line naming the variable and the fix.
     public var description: String {
         guard let value else {
-            return "\(variable) contains spaces or control characters inside it, which no API key has. "
-                + "Set it to the key alone."
+            return
+                "\(variable) is not an API key: a key is 1 to \(AppEnvironment.maximumKeyLength) printable "
+                + "ASCII characters, with no spaces, control characters, other scripts or invisible "
+                + "characters. Set it to the key alone."
         }
         // A value from the environment is shown cut to 60 characters: enough to recognise, never a flood.
         let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value

@@ -15,9 +15,12 @@ public enum CompositionRoot {
     /// - KOBIS and Kakao each get a `NetworkProvider` (named `"kobis"` and `"kakao"`): live over
     ///   URLSession with retries when their key is set, otherwise over the demo data's session. Poster
     ///   downloads get a third (`"images"`) with no credentials: image URLs point at any site.
-    /// - The KOBIS repository is one singleton, forwarded to `BoxOfficeRepository`, `MovieRepository`
-    ///   and `MovieSearchRepository`; the poster provider is a singleton too. View models are made per resolve by
-    ///   main-actor factories (the details view model takes the movie code as a runtime argument).
+    /// - The KOBIS repository is one singleton, forwarded to `MovieSearchRepository`. Charts and details
+    ///   go through `CachingKobisRepository` around it when KOBIS is live (past charts and details are kept
+    ///   on disk, so a second look needs no network), and straight to it over the demo data. The poster
+    ///   provider is a singleton too, refusing any image URL that carries the run's keys. View models are
+    ///   made per resolve by main-actor factories (the details view model takes the movie code as a
+    ///   runtime argument).
     /// - Parameters:
     ///   - environment: The configuration.
     ///   - demoData: The bundled demo data, for offline runs.
@@ -53,12 +56,31 @@ public enum CompositionRoot {
                 timeout: environment.requestTimeout ?? .seconds(15))
             return KobisBoxOfficeRepository(api: api, provider: try resolver.resolve(name: "kobis"))
         }
-        .implements(BoxOfficeRepository.self, MovieRepository.self, MovieSearchRepository.self)
+        .implements(MovieSearchRepository.self)
+        container.register(CachingKobisRepository.self, scope: .singleton) { resolver in
+            CachingKobisRepository(
+                origin: try resolver.resolve(KobisBoxOfficeRepository.self),
+                directory: environment.cacheDirectory.appendingPathComponent("kobis"),
+                scope: environment.kobisBaseURL.absoluteString,
+                secrets: [environment.kobisKey, environment.kakaoKey].compactMap { $0 }, warn: warn)
+        }
+        // Live, charts and details go through the cache; the demo data is already on disk, and caching
+        // it would only mix it with live values.
+        container.register(BoxOfficeRepository.self) { resolver -> any BoxOfficeRepository in
+            environment.isKobisLive
+                ? try resolver.resolve(CachingKobisRepository.self)
+                : try resolver.resolve(KobisBoxOfficeRepository.self)
+        }
+        container.register(MovieRepository.self) { resolver -> any MovieRepository in
+            environment.isKobisLive
+                ? try resolver.resolve(CachingKobisRepository.self)
+                : try resolver.resolve(KobisBoxOfficeRepository.self)
+        }
         container.register(PosterProviding.self, scope: .singleton) { resolver in
             return PosterProvider(
                 api: kakaoAPI(environment), searches: try resolver.resolve(name: "kakao"),
                 images: try resolver.resolve(name: "images"), directory: environment.cacheDirectory,
-                warn: warn)
+                secrets: [environment.kobisKey, environment.kakaoKey].compactMap { $0 }, warn: warn)
         }
         // View models are @MainActor: their factories run on the main actor, checked by the compiler.
         container.registerOnMainActor(DailyBoxOfficeViewModel.self) { @MainActor (resolver, day: Day) in

@@ -17,6 +17,13 @@ enum DataErrors {
         }
     }
 
+    /// Which service answered, from the name of the type that did not decode.
+    private static func service(decoding type: String) -> String {
+        if type.contains("Kobis") { return "KOBIS" }
+        if type.contains("Kakao") { return "Kakao" }
+        return "The server"
+    }
+
     /// `error` as the domain sees it.
     static func translate(_ error: any Error) -> any Error {
         switch error {
@@ -29,14 +36,22 @@ enum DataErrors {
             case .transport, .timedOut, .session:
                 return BoxOfficeError.unreachable(error.description)
             case .apiError(let underlying):
-                return BoxOfficeError.refused("\(underlying)")
+                return translate(underlying)
             case .unacceptableStatus, .invalidRequest, .middleware, .file:
                 return BoxOfficeError.refused(error.description)
-            case .decoding, .responseTooLarge:
-                return BoxOfficeError.unreadable(error.description)
+            case .decoding(let failure):
+                // The decoder's path (`movieInfoResult.movieInfo.movieCd`) means nothing to a person.
+                return BoxOfficeError.unreadable(
+                    "\(service(decoding: failure.type)) answered in a form the app cannot read "
+                        + "(not the documented JSON)")
+            case .responseTooLarge(let limit):
+                return BoxOfficeError.unreadable(
+                    "the answer was larger than the \(limit) bytes the app reads, so it was not read")
             }
         case let error as URLError where error.code == .cancelled:
             return CancellationError()
+        case let error as KobisError where error.code == KobisError.noSuchMovie:
+            return BoxOfficeError.notFound("KOBIS has no film with that code (\(error))")
         case is KobisError, PosterError.kakao:
             return BoxOfficeError.refused("\(error)")
         case is KobisMappingError:

@@ -10,11 +10,15 @@ public enum BoxOfficeError: Error, Sendable, Equatable, CustomStringConvertible 
     case refused(String)
     /// The service answered with something the app cannot read.
     case unreadable(String)
+    /// The service has nothing under the name or code asked for (an unknown movie code).
+    case notFound(String)
 
     /// The message, one line.
     public var description: String {
         switch self {
-        case .unreachable(let message), .refused(let message), .unreadable(let message): message
+        case .unreachable(let message), .refused(let message), .unreadable(let message),
+            .notFound(let message):
+            message
         }
     }
 }

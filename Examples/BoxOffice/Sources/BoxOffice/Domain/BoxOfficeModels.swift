@@ -55,13 +55,30 @@ public struct DailyBoxOfficeEntry: Hashable, Sendable, Codable {
 public struct DailyBoxOffice: Hashable, Sendable {
     /// The day.
     public let day: Day
-    /// The films in rank order.
+    /// The films in rank order: at most ``maximumEntries``.
     public let entries: [DailyBoxOfficeEntry]
+    /// How many rows the service sent beyond ``maximumEntries``, which the app dropped.
+    public let omittedEntries: Int
+    /// Where the chart came from on this run.
+    public var origin: DataOrigin
+
+    /// The most films a daily chart holds: KOBIS's daily box office is a top ten, and every film shown
+    /// can cost two more requests (details and a poster), so a server sending more is cut here.
+    public static let maximumEntries = 10
 
     /// Creates a day's chart.
-    public init(day: Day, entries: [DailyBoxOfficeEntry]) {
+    /// - Parameters:
+    ///   - day: The day.
+    ///   - entries: The films in rank order, at most ``maximumEntries``.
+    ///   - omittedEntries: Rows dropped beyond ``maximumEntries``; none by default.
+    ///   - origin: Where it came from; the network by default.
+    public init(
+        day: Day, entries: [DailyBoxOfficeEntry], omittedEntries: Int = 0, origin: DataOrigin = .network
+    ) {
         self.day = day
         self.entries = entries
+        self.omittedEntries = omittedEntries
+        self.origin = origin
     }
 }
 
@@ -91,13 +108,22 @@ public struct MovieDetails: Hashable, Sendable, Codable {
     public let watchGrade: String?
     /// Distributors and other companies, with their part.
     public let companies: [String]
+    /// Where the details came from on this run. Not encoded: a decoded copy says `.network` until its
+    /// reader sets it.
+    public var origin: DataOrigin = .network
+
+    enum CodingKeys: String, CodingKey {
+        case movieCode, title, englishTitle, openDate, runtimeMinutes, productionYear, genres, directors
+        case actors, nations, watchGrade, companies
+    }
 
     /// Creates details.
     public init(
         movieCode: String, title: String, englishTitle: String, openDate: Day?, runtimeMinutes: Int?,
         productionYear: Int?, genres: [String], directors: [String], actors: [String], nations: [String],
-        watchGrade: String?, companies: [String]
+        watchGrade: String?, companies: [String], origin: DataOrigin = .network
     ) {
+        self.origin = origin
         self.movieCode = movieCode
         self.title = title
         self.englishTitle = englishTitle

@@ -30,8 +30,18 @@ public protocol MovieSearchRepository: Sendable {
 
 /// Finds a film's poster, wherever it is cheapest: memory, then disk, then the network.
 public protocol PosterProviding: Sendable {
+    /// The poster of the film `movieCode` titled `title`, or `nil` when the search finds none. The title
+    /// is all the search needs, so a chart row whose details failed can still have its poster.
+    /// - Throws: ``BoxOfficeError`` when the search or the download fails; `CancellationError` when
+    ///   cancelled.
+    func poster(movieCode: String, title: String) async throws -> Poster?
+}
+
+extension PosterProviding {
     /// The poster of `movie`, or `nil` when the search finds none.
     /// - Throws: ``BoxOfficeError`` when the search or the download fails; `CancellationError` when
     ///   cancelled.
-    func poster(for movie: MovieDetails) async throws -> Poster?
+    public func poster(for movie: MovieDetails) async throws -> Poster? {
+        try await poster(movieCode: movie.movieCode, title: movie.title)
+    }
 }

@@ -1,19 +1,26 @@
 import CacheKit
 import Foundation
 
-/// Where the poster provider keeps what it fetched: memory and disk when the cache folder is usable,
-/// memory alone when it is not (a poster is optional; an unusable folder must not fail the command).
-enum PosterStore<Value: DataConvertible & Sendable>: Sendable {
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where the data layer keeps what it fetched: memory and disk when the cache folder is usable, memory
+/// alone when it is not (a cache is an optimisation; an unusable folder must not fail the command).
+enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
     case tiered(Cache<Value>)
     case memoryOnly(MemoryStorage<String, Value>)
 
-    /// The cached value for `key`, or `load`'s, which is then kept; and where it came from.
-    func value(forKey key: String, orLoad load: @escaping @Sendable () async throws -> Value) async throws
-        -> (Value, PosterSource)
-    {
+    /// The cached value for `key`, or `load`'s, which is then kept as long as `load` says; and where it
+    /// came from on this run.
+    func value(
+        forKey key: String, orLoad load: @escaping @Sendable () async throws -> LoadedValue<Value>
+    ) async throws -> (Value, PosterSource) {
         switch self {
         case .tiered(let cache):
-            let found = try await cache.lookup(forKey: key, orLoad: load)
+            let found = try await cache.lookup(forKey: key, orLoadWithExpiration: load)
             let source: PosterSource =
                 switch found.source {
                 case .memory: .memory
@@ -23,10 +30,17 @@ enum PosterStore<Value: DataConvertible & Sendable>: Sendable {
             return (found.value, source)
         case .memoryOnly(let memory):
             if let value = memory.value(forKey: key) { return (value, .memory) }
-            let value = try await load()
-            memory.store(value, forKey: key)
-            return (value, .network)
+            let loaded = try await load()
+            memory.store(loaded.value, forKey: key, expiration: loaded.expirations.memory)
+            return (loaded.value, .network)
         }
+    }
+
+    /// The cached value for `key`, or `load`'s, which is then kept for the tiers' default time.
+    func value(forKey key: String, orLoad load: @escaping @Sendable () async throws -> Value) async throws
+        -> (Value, PosterSource)
+    {
+        try await value(forKey: key) { LoadedValue(try await load(), expiration: nil) }
     }
 
     /// The file holding `key`'s value, when there is one on disk: a regular file, not a link or pipe
@@ -37,16 +51,32 @@ enum PosterStore<Value: DataConvertible & Sendable>: Sendable {
         return type == .typeRegular ? url : nil
     }
 
-    /// A two-tier store in `directory`, or a memory-only one (and why) when the folder cannot be used.
+    /// A two-tier store in `configuration`'s folder, or a memory-only one (and why) when the folder
+    /// cannot be created, read or written: a folder that opens but refuses writes (read-only, or
+    /// immutable) would otherwise save nothing, silently.
     static func make(
         memory: MemoryStorage<String, Value>, disk configuration: DiskStorage<Value>.Configuration,
         clock: CacheClock
-    ) -> (PosterStore, problem: String?) {
+    ) -> (TieredStore, problem: String?) {
         do {
             let disk = try DiskStorage<Value>(configuration: configuration, clock: clock)
+            if let problem = writeProblem(in: disk.directoryURL) { return (.memoryOnly(memory), problem) }
             return (.tiered(Cache(memory: memory, disk: disk)), nil)
         } catch {
             return (.memoryOnly(memory), "\(error)")
         }
+    }
+
+    /// Why nothing can be written in `folder`, found by writing and removing a small file (a name the
+    /// disk cache skips); `nil` when it can.
+    static func writeProblem(in folder: URL) -> String? {
+        let probe = folder.appendingPathComponent(".write-probe-\(UUID().uuidString)")
+        let descriptor = open(probe.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            return "nothing can be written in \(folder.path): \(String(cString: strerror(errno)))"
+        }
+        close(descriptor)
+        unlink(probe.path)
+        return nil
     }
 }

@@ -125,10 +125,10 @@ public struct DemoData: Sendable {
         var titles: [String: String] = [:]
         for name in names where name.hasSuffix(".json") {
             guard let data = file("kobis/movie/\(name)"),
-                let info = try? JSONDecoder().decode(KobisMovieInfoResponse.self, from: data)
+                let info = try? JSONDecoder().decode(KobisMovieInfoResponse.self, from: data).movieInfoResult
+                    .movieInfo
             else { continue }
-            titles[info.movieInfoResult.movieInfo.movieCd] = info.movieInfoResult.movieInfo.movieNm
-                .trimmingCharacters(in: .whitespaces)
+            titles[info.movieCd] = info.movieNm.trimmingCharacters(in: .whitespaces)
         }
         return titles
     }

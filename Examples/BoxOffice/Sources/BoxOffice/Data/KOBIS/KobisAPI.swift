@@ -13,6 +13,10 @@ public struct KobisAPI: Sendable {
 
     let group: EndpointGroup
 
+    /// The largest answer read from KOBIS: 1 MiB. A day's chart is about 5 KB and a page of 100 films
+    /// about 60 KB; a server sending more is cut off while the body arrives (`responseTooLarge`).
+    public static let maximumResponseBytes = 1024 * 1024
+
     /// Creates the API for a key.
     /// - Parameters:
     ///   - baseURL: ``defaultBaseURL`` by default.
@@ -26,18 +30,25 @@ public struct KobisAPI: Sendable {
 
     /// The box office for `day`.
     public func dailyBoxOffice(for day: Day) -> Endpoint<KobisDailyBoxOfficeResponse> {
-        group.get("boxoffice/searchDailyBoxOfficeList.json", query: ["targetDt": day.compact])
+        bounded(group.get("boxoffice/searchDailyBoxOfficeList.json", query: ["targetDt": day.compact]))
     }
 
     /// The details of the film `code`.
     public func movieInfo(code: String) -> Endpoint<KobisMovieInfoResponse> {
-        group.get("movie/searchMovieInfo.json", query: ["movieCd": code])
+        bounded(group.get("movie/searchMovieInfo.json", query: ["movieCd": code]))
     }
 
     /// The first page of films whose title contains `title`, `limit` of them (1 to 100).
     public func movieList(title: String, limit: Int) -> Endpoint<KobisMovieListResponse> {
-        group.get(
-            "movie/searchMovieList.json",
-            query: ["movieNm": title, "curPage": "1", "itemPerPage": String(limit)])
+        bounded(
+            group.get(
+                "movie/searchMovieList.json",
+                query: ["movieNm": title, "curPage": "1", "itemPerPage": String(limit)]))
+    }
+
+    private func bounded<Response>(_ endpoint: Endpoint<Response>) -> Endpoint<Response> {
+        var endpoint = endpoint
+        endpoint.maximumResponseSize = Self.maximumResponseBytes
+        return endpoint
     }
 }

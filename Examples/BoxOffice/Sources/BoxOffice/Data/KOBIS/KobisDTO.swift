@@ -67,10 +67,35 @@ public struct KobisMovieInfoResponse: Decodable, Sendable {
 
     /// The envelope's content.
     public struct Result: Decodable, Sendable {
-        /// The film.
-        public let movieInfo: MovieInfo
+        /// The film; `nil` when KOBIS has no film with the code asked for, which it answers with an
+        /// empty object (`"movieInfo":{}`).
+        public let movieInfo: MovieInfo?
         /// `"영화진흥위원회"`.
         public let source: String?
+
+        enum CodingKeys: String, CodingKey { case movieInfo, source }
+
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        /// Decodes the envelope; an empty `movieInfo` object is `nil`, anything else must be a film.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            source = try container.decodeIfPresent(String.self, forKey: .source)
+            let fields = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .movieInfo)
+            movieInfo =
+                fields.allKeys.isEmpty ? nil : try container.decode(MovieInfo.self, forKey: .movieInfo)
+        }
+
+        /// An envelope around `movieInfo`.
+        public init(movieInfo: MovieInfo?, source: String?) {
+            self.movieInfo = movieInfo
+            self.source = source
+        }
     }
 
     /// The film; field names are KOBIS's (`companys` included).
@@ -175,6 +200,9 @@ public struct KobisError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: String
     /// KOBIS's message, verbatim (typos included).
     public let message: String
+
+    /// The code of "영화코드가 존재하지 않습니다" (no film with that code).
+    public static let noSuchMovie = "320011"
 
     /// `KOBIS error 320010: 유효하지않은 키값입니다.`
     public var description: String { "KOBIS error \(code): \(message)" }

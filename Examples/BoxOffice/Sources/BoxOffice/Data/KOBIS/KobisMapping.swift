@@ -24,11 +24,13 @@ public struct KobisMappingError: Error, Sendable, Equatable, CustomStringConvert
 
 extension DailyBoxOffice {
     /// The domain chart for `day` from KOBIS's rows: numbers parsed, titles trimmed, a blank `openDt`
-    /// made `nil`.
+    /// made `nil`. Only the first ``DailyBoxOffice/maximumEntries`` rows are read (KOBIS sends them in
+    /// rank order); the rest are counted in ``DailyBoxOffice/omittedEntries``, unread.
     /// - Throws: ``KobisMappingError`` naming the first field that is not what KOBIS documents.
     public init(day: Day, response: KobisDailyBoxOfficeResponse) throws(KobisMappingError) {
+        let rows = response.boxOfficeResult.dailyBoxOfficeList
         var entries: [DailyBoxOfficeEntry] = []
-        for (index, row) in response.boxOfficeResult.dailyBoxOfficeList.enumerated() {
+        for (index, row) in rows.prefix(DailyBoxOffice.maximumEntries).enumerated() {
             let field = KobisField(location: "row \(index + 1) of \(day)")
             entries.append(
                 DailyBoxOfficeEntry(
@@ -46,7 +48,9 @@ extension DailyBoxOffice {
                     screenCount: try field.int(row.scrnCnt, "scrnCnt"),
                     showCount: try field.int(row.showCnt, "showCnt")))
         }
-        self.init(day: day, entries: entries.sorted { $0.rank < $1.rank })
+        self.init(
+            day: day, entries: entries.sorted { $0.rank < $1.rank },
+            omittedEntries: rows.count - entries.count)
     }
 }
 
@@ -54,7 +58,9 @@ extension MovieDetails {
     /// The domain details from KOBIS's movie info: `openDt` in `yyyyMMdd`, blank values made `nil`.
     /// - Throws: ``KobisMappingError`` naming a field that is not what KOBIS documents.
     public init(response: KobisMovieInfoResponse) throws(KobisMappingError) {
-        let info = response.movieInfoResult.movieInfo
+        guard let info = response.movieInfoResult.movieInfo else {
+            throw KobisMappingError(field: "movieInfo", value: "{}", location: "the answer")
+        }
         let field = KobisField(location: "movie \(info.movieCd)")
         let trimmed = { (text: String) in text.trimmingCharacters(in: .whitespaces) }
         self.init(
@@ -78,10 +84,14 @@ extension MovieDetails {
 
 extension MovieSearchResult {
     /// The domain result from KOBIS's movie list: genres split on commas, blank values made `nil`,
-    /// `openDt` in `yyyyMMdd`.
+    /// `openDt` in `yyyyMMdd`. Only the first `limit` films are read, however many a server sends.
+    /// - Parameters:
+    ///   - query: The title searched for.
+    ///   - response: KOBIS's answer.
+    ///   - limit: The most films kept; 100 (KOBIS's largest page) by default.
     /// - Throws: ``KobisMappingError`` naming a field that is not what KOBIS documents (a negative
     ///   `totCnt`, a production year that is not a number, an impossible date).
-    public init(query: String, response: KobisMovieListResponse) throws(KobisMappingError) {
+    public init(query: String, response: KobisMovieListResponse, limit: Int = 100) throws(KobisMappingError) {
         let result = response.movieListResult
         guard result.totCnt >= 0 else {
             throw KobisMappingError(
@@ -89,7 +99,7 @@ extension MovieSearchResult {
         }
         let trimmed = { (text: String) in text.trimmingCharacters(in: .whitespaces) }
         var movies: [MovieSummary] = []
-        for movie in result.movieList {
+        for movie in result.movieList.prefix(max(limit, 0)) {
             let field = KobisField(location: "movie \(trimmed(movie.movieCd))")
             movies.append(
                 MovieSummary(
@@ -103,7 +113,7 @@ extension MovieSearchResult {
                     directors: (movie.directors ?? []).map { trimmed($0.peopleNm) }.filter { !$0.isEmpty }))
         }
         // A server that counts fewer matches than it sent is believed about the matches it sent.
-        self.init(query: query, totalCount: max(result.totCnt, movies.count), movies: movies)
+        self.init(query: query, totalCount: max(result.totCnt, result.movieList.count), movies: movies)
     }
 }
 

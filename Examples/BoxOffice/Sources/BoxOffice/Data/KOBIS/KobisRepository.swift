@@ -24,18 +24,24 @@ public struct KobisBoxOfficeRepository: BoxOfficeRepository, MovieRepository, Mo
     }
 
     /// The details, from `searchMovieInfo`.
+    /// - Throws: ``BoxOfficeError/notFound(_:)`` when KOBIS has no film with that code.
     public func movieDetails(code: String) async throws -> MovieDetails {
         try await DataErrors.translating {
-            try MovieDetails(response: try await provider.send(api.movieInfo(code: code)))
+            let response = try await provider.send(api.movieInfo(code: code))
+            guard response.movieInfoResult.movieInfo != nil else {
+                throw BoxOfficeError.notFound("KOBIS has no film with the code \(code)")
+            }
+            return try MovieDetails(response: response)
         }
     }
 
-    /// The matches, from `searchMovieList`; `limit` is clamped to KOBIS's 1 to 100.
+    /// The matches, from `searchMovieList`; `limit` is clamped to KOBIS's 1 to 100, and a server sending
+    /// more films than asked for is cut to it.
     public func searchMovies(title: String, limit: Int) async throws -> MovieSearchResult {
         try await DataErrors.translating {
-            let response = try await provider.send(
-                api.movieList(title: title, limit: min(max(limit, 1), 100)))
-            return try MovieSearchResult(query: title, response: response)
+            let clamped = min(max(limit, 1), 100)
+            let response = try await provider.send(api.movieList(title: title, limit: clamped))
+            return try MovieSearchResult(query: title, response: response, limit: clamped)
         }
     }
 }

@@ -23,7 +23,12 @@ public struct KakaoAPI: Sendable {
 
     /// The poster search for a film: `"<title> 영화 포스터"`, one result.
     public func posterSearch(title: String) -> Endpoint<KakaoImageSearchResponse> {
-        group.get("v2/search/image", query: ["query": "\(title) 영화 포스터", "size": "1"])
+        var search = group.get(
+            "v2/search/image", query: ["query": "\(title) 영화 포스터", "size": "1"],
+            as: KakaoImageSearchResponse.self)
+        // One result is a few hundred bytes; a server sending more is cut off while the body arrives.
+        search.maximumResponseSize = KobisAPI.maximumResponseBytes
+        return search
     }
 
     /// The `Authorization: KakaoAK <key>` middleware, for Kakao's host only.

@@ -9,7 +9,9 @@ import NetworkLayer
 /// provider warns once and keeps posters in memory only: a poster is never a reason to fail.
 ///
 /// What a server returns is checked before it is cached: only an `http`/`https` image URL is followed,
-/// and only a body of at most ``maximumImageBytes`` that starts like a PNG, JPEG, GIF or WebP file is kept.
+/// never one carrying a user name, a password or one of the run's keys (``CarriedSecrets``), and only a
+/// body of at most ``maximumImageBytes`` that starts like a PNG, JPEG, GIF or WebP file is kept. A title
+/// carrying a key is not searched for, so no key leaves for a host it was not issued for.
 public final class PosterProvider: PosterProviding {
     /// The largest image kept: 10 MB.
     public static let maximumImageBytes = 10 * 1024 * 1024
@@ -18,9 +20,11 @@ public final class PosterProvider: PosterProviding {
     private let searchProvider: NetworkProvider
     private let imageProvider: NetworkProvider
     /// Image URL by movie code (an empty string when the search found nothing).
-    private let searches: PosterStore<String>
+    private let searches: TieredStore<String>
     /// Image bytes by image URL.
-    private let images: PosterStore<Data>
+    private let images: TieredStore<Data>
+    /// The run's keys, which no image URL or search may carry.
+    private let secrets: CarriedSecrets
 
     /// Creates the provider.
     /// - Parameters:
@@ -29,19 +33,21 @@ public final class PosterProvider: PosterProviding {
     ///   - images: Downloads the images, from whatever site hosts them; it must carry no credentials.
     ///   - directory: Where the caches keep their files.
     ///   - clock: The caches' time source; the system clock by default.
+    ///   - secrets: The run's API keys: an image URL or a title carrying one is refused; none by default.
     ///   - warn: Told once, in words, when the folder cannot be used and posters stay in memory.
     public init(
         api: KakaoAPI, searches: NetworkProvider, images: NetworkProvider, directory: URL,
-        clock: CacheClock = .system, warn: @Sendable (String) -> Void = { _ in }
+        clock: CacheClock = .system, secrets: [String] = [], warn: @Sendable (String) -> Void = { _ in }
     ) {
+        self.secrets = CarriedSecrets(secrets)
         self.api = api
         self.searchProvider = searches
         self.imageProvider = images
-        let (searchStore, searchProblem) = PosterStore<String>.make(
+        let (searchStore, searchProblem) = TieredStore<String>.make(
             memory: MemoryStorage(configuration: .init(sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("searches"), expiration: .days(30)),
             clock: clock)
-        let (imageStore, imageProblem) = PosterStore<Data>.make(
+        let (imageStore, imageProblem) = TieredStore<Data>.make(
             memory: MemoryStorage(
                 configuration: .init(totalCostLimit: 32 * 1024 * 1024, sweepInterval: nil), clock: clock),
             disk: .init(
@@ -55,18 +61,25 @@ public final class PosterProvider: PosterProviding {
         }
     }
 
-    /// The poster of `movie`, or `nil` when no image is found.
-    /// - Throws: ``BoxOfficeError`` for a Kakao error, an image URL that is not http(s), a body that is
-    ///   not an image or is too large, or a network failure.
-    public func poster(for movie: MovieDetails) async throws -> Poster? {
-        try await DataErrors.translating { try await findPoster(for: movie) }
+    /// The poster of the film `movieCode` titled `title`, or `nil` when no image is found.
+    /// - Throws: ``BoxOfficeError`` for a Kakao error, an image URL that is not http(s) or carries
+    ///   credentials, a title carrying a key, a body that is not an image or is too large, or a network
+    ///   failure.
+    public func poster(movieCode: String, title: String) async throws -> Poster? {
+        try await DataErrors.translating { try await findPoster(movieCode: movieCode, title: title) }
     }
 
-    private func findPoster(for movie: MovieDetails) async throws -> Poster? {
-        let (found, _) = try await searches.value(forKey: movie.movieCode) { [api, searchProvider] in
+    private func findPoster(movieCode: String, title: String) async throws -> Poster? {
+        guard !secrets.appear(in: title) else { throw PosterError.carriesCredentials(.title) }
+        let (found, _) = try await searches.value(forKey: movieCode) { [api, searchProvider, secrets] in
             do {
-                let response = try await searchProvider.send(api.posterSearch(title: movie.title))
-                return response.documents.first?.imageURL ?? ""
+                let response = try await searchProvider.send(api.posterSearch(title: title))
+                let found = response.documents.first?.imageURL ?? ""
+                // Checked before it is cached: a URL carrying a key is never written to a cache file.
+                if secrets.appear(in: found) || CarriedSecrets.hasUserInfo(found) {
+                    throw PosterError.carriesCredentials(.imageURL)
+                }
+                return found
             } catch let NetworkError.unacceptableStatus(failure) {
                 guard let kakao = failure.decodeBody(as: KakaoErrorBody.self) else {
                     throw NetworkError.unacceptableStatus(failure)
@@ -99,6 +112,17 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAnImage
     /// The body is larger than the limit.
     case tooLarge(bytes: Int, limit: Int)
+    /// The image URL found, or the title to search for, carries a user name, a password or one of the
+    /// run's keys; it is not sent anywhere.
+    case carriesCredentials(Carrier)
+
+    /// What carried the credentials.
+    public enum Carrier: Sendable, Equatable {
+        /// The image URL the search found.
+        case imageURL
+        /// The film's title, which the search would send to Kakao.
+        case title
+    }
 
     /// One line for a person.
     public var description: String {
@@ -107,6 +131,10 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedURL(let scheme): "the image URL's scheme \"\(scheme)\" is not http or https"
         case .notAnImage: "the image URL did not return a PNG, JPEG, GIF or WebP image"
         case .tooLarge(let bytes, let limit): "the image is \(bytes) bytes, more than the \(limit) allowed"
+        case .carriesCredentials(.imageURL):
+            "the image URL found carries a user name, a password or an API key, so it was not followed"
+        case .carriesCredentials(.title):
+            "the film's title carries an API key, so it was not sent to the image search"
         }
     }
 

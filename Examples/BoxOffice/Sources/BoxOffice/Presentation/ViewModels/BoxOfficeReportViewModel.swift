@@ -32,7 +32,8 @@ public struct BoxOfficeReport: Sendable, Equatable {
     }
 }
 
-/// Builds the report for a day: the chart, then every film's details and poster, four films at a time.
+/// Builds the report for a day: the chart (its top ten, ``DailyBoxOffice/maximumEntries``), then every
+/// film's details and poster, four films at a time: at most 21 requests, however many rows a server sends.
 ///
 /// A film whose details or poster cannot be had is still in the report (without them), and each such
 /// problem is listed in ``problems``; only a chart that cannot be loaded fails the report.
@@ -77,7 +78,7 @@ public final class BoxOfficeReportViewModel {
         // A cancelled load publishes nothing: its films' details were cut short, not unavailable.
         guard !Task.isCancelled else { return }
         report.value = BoxOfficeReport(day: day, films: loaded.map(\.film))
-        problems.value = loaded.flatMap(\.problems)
+        problems.value = (ChartNotes.omitted(chart).map { [$0] } ?? []) + loaded.flatMap(\.problems)
     }
 
     private func loadFilms(_ entries: [DailyBoxOfficeEntry]) async -> [(film: ReportFilm, problems: [String])]
@@ -118,13 +119,14 @@ public final class BoxOfficeReportViewModel {
         } catch {
             problems.append("\(entry.title): details unavailable: \(ErrorMessage.describe(error))")
         }
-        if let details {
-            do {
-                poster = try await posters.poster(for: details)
-            } catch is CancellationError {
-            } catch {
-                problems.append("\(entry.title): poster unavailable: \(ErrorMessage.describe(error))")
-            }
+        // The search needs only the title, which the chart already has: a film whose details failed
+        // still gets its poster.
+        do {
+            poster = try await posters.poster(
+                movieCode: entry.movieCode, title: details?.title ?? entry.title)
+        } catch is CancellationError {
+        } catch {
+            problems.append("\(entry.title): poster unavailable: \(ErrorMessage.describe(error))")
         }
         return (ReportFilm(entry: entry, details: details, poster: poster), problems)
     }

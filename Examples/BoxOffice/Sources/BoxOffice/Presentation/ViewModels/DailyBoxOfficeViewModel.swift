@@ -26,6 +26,9 @@ public final class DailyBoxOfficeViewModel {
     public let isLoading = Observable(false)
     /// The last error, or `nil`.
     public let errorMessage = Observable<String?>(nil)
+    /// What to tell beside the chart shown: rows dropped beyond the top ten, and whether it came from the
+    /// cache rather than the network. Empty when there is nothing to tell.
+    public let notes = Observable<[String]>([])
     /// List or grid.
     public let displayMode: Observable<DisplayMode>
 
@@ -60,11 +63,16 @@ public final class DailyBoxOfficeViewModel {
                 let chart = try await repository.dailyBoxOffice(for: day)
                 guard current == self.generation else { return }
                 self.entries.value = chart.entries
+                self.notes.value = [
+                    ChartNotes.omitted(chart),
+                    ChartNotes.origin(chart.origin, of: "the chart for \(day)"),
+                ].compactMap { $0 }
             } catch is CancellationError {
                 return
             } catch {
                 guard current == self.generation else { return }
                 self.entries.value = []
+                self.notes.value = []
                 self.errorMessage.value = ErrorMessage.describe(error)
             }
             self.isLoading.value = false

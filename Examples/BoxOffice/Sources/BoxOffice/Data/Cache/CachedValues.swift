@@ -1,0 +1,53 @@
+import CacheKit
+import Foundation
+
+/// A day's chart as the disk cache keeps it (JSON, through CacheKit's `Codable` path), with when it was
+/// fetched.
+struct CachedChart: Codable, DataConvertible, Sendable {
+    let day: Day
+    let entries: [DailyBoxOfficeEntry]
+    let omittedEntries: Int
+    let savedAt: Date
+
+    init(_ chart: DailyBoxOffice, savedAt: Date) {
+        day = chart.day
+        entries = chart.entries
+        omittedEntries = chart.omittedEntries
+        self.savedAt = savedAt
+    }
+
+    /// The chart, saying it came from `origin`.
+    func chart(origin: DataOrigin) -> DailyBoxOffice {
+        DailyBoxOffice(day: day, entries: entries, omittedEntries: omittedEntries, origin: origin)
+    }
+}
+
+/// A film's details as the disk cache keeps them, with when they were fetched.
+struct CachedMovie: Codable, DataConvertible, Sendable {
+    let details: MovieDetails
+    let savedAt: Date
+}
+
+/// How long a cached value stays: the part of the caching rules that depends only on dates. Deadlines
+/// are fixed when the value is saved: reading a value does not keep it longer.
+enum CachePolicy {
+    /// How long a chart for `day` fetched at `savedAt` on `today` (both days in Korea) is kept, or `nil`
+    /// when it is not cached at all.
+    ///
+    /// - Two days ago and earlier: KOBIS's numbers for the day are final, so a year (the disk cache's
+    ///   size limit evicts the least recently used first).
+    /// - Yesterday: KOBIS may still correct the day's numbers: an hour.
+    /// - Today and later: KOBIS has no numbers yet (it aggregates up to yesterday): not cached.
+    /// - A past chart that came back empty (a day KOBIS does not cover, or a glitch): an hour.
+    static func chartExpiration(for day: Day, today: Day, isEmpty: Bool, savedAt: Date) -> CacheExpiration? {
+        guard day < today else { return nil }
+        if isEmpty || day == today.previous { return .date(savedAt.addingTimeInterval(3600)) }
+        return .date(savedAt.addingTimeInterval(365 * 86_400))
+    }
+
+    /// How long a film's details fetched at `savedAt` are kept: 30 days. A film's details rarely change
+    /// once it has opened; a month lets a correction through.
+    static func movieExpiration(savedAt: Date) -> CacheExpiration {
+        .date(savedAt.addingTimeInterval(30 * 86_400))
+    }
+}

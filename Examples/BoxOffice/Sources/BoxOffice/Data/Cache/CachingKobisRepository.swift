@@ -1,0 +1,115 @@
+import CacheKit
+import Foundation
+
+/// KOBIS's past charts and films' details, kept on disk through CacheKit as `Codable` values: a second
+/// `daily --date 2024-01-01` or `movie <code>` needs no network, and says the value came from the cache.
+///
+/// It wraps the repository that fetches (the decorator pattern), so nothing above it changes: the
+/// composition root registers it for `BoxOfficeRepository` and `MovieRepository`. How long each value
+/// stays is ``CachePolicy``'s; today's chart is never cached. Entries are keyed by the service's base URL
+/// too, so a run against another server (a test server, a mirror) never reads this one's values. No key
+/// of the run is ever written: keys are not part of entries' keys, and a value carrying one (a hostile
+/// server echoing it in a title) is returned but not kept. When the folder cannot be used, values are
+/// kept in memory for the run only, and `warn` is told once.
+public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository {
+    private let origin: any BoxOfficeRepository & MovieRepository
+    private let charts: TieredStore<CachedChart>
+    private let movies: TieredStore<CachedMovie>
+    private let scope: String
+    private let now: @Sendable () -> Date
+    private let secrets: [String]
+
+    /// Creates the repository.
+    /// - Parameters:
+    ///   - origin: Where values come from on a miss.
+    ///   - directory: The folder the caches keep their files in (`charts/` and `movies/` below it).
+    ///   - scope: What the values belong to, such as the service's base URL; part of every entry's key.
+    ///   - clock: The caches' time source; the system clock by default.
+    ///   - now: Today's date, for which charts are final; the system's by default.
+    ///   - secrets: The run's API keys: a value carrying one is not kept. None by default.
+    ///   - warn: Told once, in words, when the folder cannot be used.
+    public init(
+        origin: any BoxOfficeRepository & MovieRepository, directory: URL, scope: String,
+        clock: CacheClock = .system, now: @escaping @Sendable () -> Date = { Date() },
+        secrets: [String] = [], warn: @Sendable (String) -> Void = { _ in }
+    ) {
+        self.origin = origin
+        self.secrets = secrets.filter { !$0.isEmpty }
+        self.scope = scope
+        self.now = now
+        let (charts, chartProblem) = TieredStore<CachedChart>.make(
+            memory: MemoryStorage(configuration: .init(countLimit: 64, sweepInterval: nil), clock: clock),
+            disk: .init(directory: directory.appendingPathComponent("charts"), sizeLimit: 20 * 1024 * 1024),
+            clock: clock)
+        let (movies, movieProblem) = TieredStore<CachedMovie>.make(
+            memory: MemoryStorage(configuration: .init(countLimit: 256, sweepInterval: nil), clock: clock),
+            disk: .init(directory: directory.appendingPathComponent("movies"), sizeLimit: 20 * 1024 * 1024),
+            clock: clock)
+        self.charts = charts
+        self.movies = movies
+        if let problem = chartProblem ?? movieProblem {
+            warn("the data cache folder cannot be used, so charts and details are not kept: \(problem)")
+        }
+    }
+
+    /// The chart for `day`: from the cache when it holds one, else from the origin, then kept as
+    /// ``CachePolicy/chartExpiration(for:today:isEmpty:savedAt:)`` says.
+    public func dailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
+        let today = Day.inKorea(at: now())
+        guard CachePolicy.chartExpiration(for: day, today: today, isEmpty: false, savedAt: now()) != nil
+        else {
+            return try await origin.dailyBoxOffice(for: day)
+        }
+        do {
+            let (cached, source) = try await charts.value(forKey: "\(scope) chart \(day.compact)") {
+                [origin, now, secrets] in
+                let chart = CachedChart(try await origin.dailyBoxOffice(for: day), savedAt: now())
+                try NotKept.unless(chart, carries: secrets)
+                return LoadedValue(
+                    chart,
+                    expiration: CachePolicy.chartExpiration(
+                        for: day, today: today, isEmpty: chart.entries.isEmpty, savedAt: chart.savedAt))
+            }
+            return cached.chart(origin: source == .network ? .network : .cache(savedAt: cached.savedAt))
+        } catch let notKept as NotKept<CachedChart> {
+            return notKept.value.chart(origin: .network)
+        }
+    }
+
+    /// The details of `code`: from the cache when it holds them, else from the origin, then kept for
+    /// ``CachePolicy/movieExpiration(savedAt:)``.
+    public func movieDetails(code: String) async throws -> MovieDetails {
+        do {
+            let (cached, source) = try await movies.value(forKey: "\(scope) movie \(code)") {
+                [origin, now, secrets] in
+                let movie = CachedMovie(details: try await origin.movieDetails(code: code), savedAt: now())
+                try NotKept.unless(movie, carries: secrets)
+                return LoadedValue(movie, expiration: CachePolicy.movieExpiration(savedAt: movie.savedAt))
+            }
+            var details = cached.details
+            details.origin = source == .network ? .network : .cache(savedAt: cached.savedAt)
+            return details
+        } catch let notKept as NotKept<CachedMovie> {
+            return notKept.value.details
+        }
+    }
+}
+
+/// A fetched value that must not be written to the cache because it carries one of the run's keys;
+/// thrown out of the cache's loader (so nothing is stored) and caught to return the value itself.
+struct NotKept<Value: Encodable & Sendable>: Error {
+    let value: Value
+
+    /// Throws `NotKept(value)` when `value`'s JSON holds one of `secrets`, as JSON would write it.
+    static func unless(_ value: Value, carries secrets: [String]) throws {
+        guard !secrets.isEmpty else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let json = (try? encoder.encode(value)) ?? Data()
+        for secret in secrets {
+            // The key as the encoder writes it inside a string (a `"` or `\` escaped), quotes dropped.
+            guard let quoted = try? encoder.encode(secret), quoted.count > 2 else { continue }
+            if json.range(of: quoted.dropFirst().dropLast()) != nil { throw NotKept(value: value) }
+        }
+    }
+}

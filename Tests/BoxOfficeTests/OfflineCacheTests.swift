@@ -1,0 +1,170 @@
+import BoxOffice
+import CacheKit
+import Foundation
+import TestSupport
+import Testing
+
+/// KOBIS's past charts and films' details kept on disk as `Codable` values: a second look needs no
+/// network and says where it came from.
+@Suite("The offline cache of charts and details")
+struct OfflineCacheTests {
+    /// An origin that counts its calls and answers a one-film chart titled `title`.
+    final class CountingOrigin: BoxOfficeRepository, MovieRepository, @unchecked Sendable {
+        // @unchecked Sendable: `calls` is a Recorder (locked); `title` and `failure` are set before use.
+        let calls = Recorder<String>()
+        var title = "검은 바다"
+        var failure: BoxOfficeError?
+
+        func dailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
+            calls.append("chart \(day)")
+            if let failure { throw failure }
+            return DailyBoxOffice(
+                day: day,
+                entries: [
+                    DailyBoxOfficeEntry(
+                        rank: 1, rankChange: 0, isNew: false, movieCode: "20261001", title: title,
+                        openDate: nil,
+                        audienceCount: 1, audienceAccumulated: 2, salesAmount: 3, salesAccumulated: 4,
+                        salesShare: 5, screenCount: 6, showCount: 7)
+                ], omittedEntries: 2)
+        }
+
+        func movieDetails(code: String) async throws -> MovieDetails {
+            calls.append("movie \(code)")
+            if let failure { throw failure }
+            return details(code, title)
+        }
+    }
+
+    /// A clock the test moves.
+    final class TestTime: @unchecked Sendable {
+        // @unchecked Sendable: `now` is only read and written under `lock`.
+        private let lock = NSLock()
+        private var current = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 in Korea
+        var now: Date {
+            lock.withLock { current }
+        }
+        func advance(seconds: TimeInterval) { lock.withLock { current += seconds } }
+    }
+
+    let folder = TemporaryFolder()
+    let time = TestTime()
+
+    func repository(_ origin: CountingOrigin, scope: String = "https://kobis.example", secrets: [String] = [])
+        -> CachingKobisRepository
+    {
+        let time = time
+        return CachingKobisRepository(
+            origin: origin, directory: folder.url, scope: scope, clock: CacheClock { time.now },
+            now: { time.now }, secrets: secrets)
+    }
+
+    var today: Day { Day.inKorea(at: time.now) }
+
+    @Test func aPastChartIsFetchedOnceAndReadFromDiskAfterARestart() async throws {
+        // Given a chart of a week ago, fetched once
+        let origin = CountingOrigin()
+        let past = today.adding(days: -7)
+        let first = try await repository(origin).dailyBoxOffice(for: past)
+        // When the app starts again, later
+        time.advance(seconds: 3 * 86_400)
+        let second = try await repository(origin).dailyBoxOffice(for: past)
+        // Then the second came from the cache, saved when the first was fetched, rows and counts intact
+        #expect(origin.calls.values == ["chart \(past)"])
+        #expect(first.origin == .network)
+        #expect(second.origin == .cache(savedAt: time.now.addingTimeInterval(-3 * 86_400)))
+        #expect(second.entries == first.entries)
+        #expect(second.omittedEntries == 2)
+    }
+
+    @Test func todaysChartIsNeverCached() async throws {
+        let origin = CountingOrigin()
+        _ = try await repository(origin).dailyBoxOffice(for: today)
+        let again = try await repository(origin).dailyBoxOffice(for: today)
+        #expect(origin.calls.values.count == 2)
+        #expect(again.origin == .network)
+    }
+
+    @Test func yesterdaysChartIsFetchedAgainAfterAnHour() async throws {
+        // Given yesterday's chart, fetched once
+        let origin = CountingOrigin()
+        let yesterday = today.previous
+        _ = try await repository(origin).dailyBoxOffice(for: yesterday)
+        // When looked at again within the hour, then after it
+        time.advance(seconds: 30 * 60)
+        let withinTheHour = try await repository(origin).dailyBoxOffice(for: yesterday)
+        time.advance(seconds: 31 * 60)
+        let afterTheHour = try await repository(origin).dailyBoxOffice(for: yesterday)
+        // Then
+        #expect(withinTheHour.origin != .network)
+        #expect(afterTheHour.origin == .network)
+        #expect(origin.calls.values.count == 2)
+    }
+
+    @Test func aFilmsDetailsAreReadFromDiskAfterARestart() async throws {
+        let origin = CountingOrigin()
+        _ = try await repository(origin).movieDetails(code: "20261001")
+        let again = try await repository(origin).movieDetails(code: "20261001")
+        #expect(origin.calls.values == ["movie 20261001"])
+        #expect(again.title == "검은 바다")
+        #expect(again.origin == .cache(savedAt: time.now))
+    }
+
+    @Test func anotherServersValuesAreNotRead() async throws {
+        let origin = CountingOrigin()
+        let past = today.adding(days: -7)
+        _ = try await repository(origin, scope: "https://kobis.example").dailyBoxOffice(for: past)
+        let other = try await repository(origin, scope: "http://127.0.0.1:8080/kobis").dailyBoxOffice(
+            for: past)
+        #expect(other.origin == .network)
+        #expect(origin.calls.values.count == 2)
+    }
+
+    @Test func aValueCarryingAKeyIsReturnedButNeverWritten() async throws {
+        // Given a server echoing the key into a title
+        let origin = CountingOrigin()
+        origin.title = "영화 SECRETKEY42"
+        let past = today.adding(days: -7)
+        // When the chart and the details are fetched twice
+        for _ in 0..<2 {
+            let chart = try await repository(origin, secrets: ["SECRETKEY42"]).dailyBoxOffice(for: past)
+            #expect(chart.entries.first?.title == "영화 SECRETKEY42")
+            _ = try await repository(origin, secrets: ["SECRETKEY42"]).movieDetails(code: "20261001")
+        }
+        // Then each was fetched each time, and no file holds the key
+        #expect(origin.calls.values.count == 4)
+        let files =
+            FileManager.default.enumerator(at: folder.url, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? []
+        for file in files {
+            let bytes = (try? Data(contentsOf: file)) ?? Data()
+            #expect(bytes.range(of: Data("SECRETKEY42".utf8)) == nil, "\(file.lastPathComponent)")
+        }
+    }
+
+    @Test func aFailureIsNotCached() async throws {
+        let origin = CountingOrigin()
+        origin.failure = .unreachable("down")
+        let past = today.adding(days: -7)
+        await #expect(throws: BoxOfficeError.self) { try await repository(origin).dailyBoxOffice(for: past) }
+        origin.failure = nil
+        let chart = try await repository(origin).dailyBoxOffice(for: past)
+        #expect(chart.origin == .network)
+        #expect(origin.calls.values.count == 2)
+    }
+
+    @Test func anUnusableFolderWarnsOnceAndStillAnswers() async throws {
+        // Given a file where the cache folder should be
+        try Data("a file".utf8).write(to: folder.url)
+        let warnings = Recorder<String>()
+        let origin = CountingOrigin()
+        let repository = CachingKobisRepository(
+            origin: origin, directory: folder.url, scope: "s", warn: { warnings.append($0) })
+        // When
+        let chart = try await repository.dailyBoxOffice(for: today.adding(days: -7))
+        // Then
+        #expect(chart.entries.count == 1)
+        #expect(warnings.values.count == 1)
+        #expect(warnings.values.first?.contains("data cache folder cannot be used") == true)
+    }
+}
