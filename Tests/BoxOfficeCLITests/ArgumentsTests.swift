@@ -11,14 +11,39 @@ struct ArgumentsTests {
                 == Invocation(command: .daily(date: nil, mode: .list, json: false), offline: false))
     }
 
-    @Test func dailyTakesADateAModeAndJSONInAnyOrder() throws {
+    @Test func dailyTakesADateAModeAndTheOfflineFlagInAnyOrder() throws {
         // When
-        let invocation = try Arguments.parse([
-            "--json", "daily", "--mode=grid", "--date", "2026-11-20", "--offline",
-        ])
+        let invocation = try Arguments.parse(["--offline", "daily", "--mode=grid", "--date", "2026-11-20"])
         // Then
-        #expect(invocation.command == .daily(date: try Day(dashed: "2026-11-20"), mode: .grid, json: true))
+        #expect(invocation.command == .daily(date: try Day(dashed: "2026-11-20"), mode: .grid, json: false))
         #expect(invocation.offline)
+    }
+
+    @Test func dailyTakesJSONBeforeItsName() throws {
+        #expect(
+            try Arguments.parse(["--json", "daily", "--date", "2026-11-20"]).command
+                == .daily(date: try Day(dashed: "2026-11-20"), mode: .list, json: true))
+    }
+
+    @Test func helpIsACommandToo() throws {
+        #expect(try Arguments.parse(["help"]).command == .help)
+    }
+
+    @Test func doubleDashEndsTheOptionsSoATitleMayStartWithADash() throws {
+        // When a title that looks like an option follows `--`
+        let invocation = try Arguments.parse(["search", "--json", "--", "-10", "--offline"])
+        // Then it is the title, and the option after `--` is a word of it
+        #expect(invocation.command == .search(title: "-10 --offline", json: true))
+        #expect(!invocation.offline)
+    }
+
+    @Test func helpAfterDoubleDashIsAWordOfTheTitle() throws {
+        #expect(try Arguments.parse(["search", "--", "-h"]).command == .search(title: "-h", json: false))
+    }
+
+    @Test func aDashAloneIsTheReportsStandardOutput() throws {
+        #expect(
+            try Arguments.parse(["report", "--output", "-"]).command == .report(date: nil, output: "-"))
     }
 
     @Test func movieTakesItsCode() throws {
@@ -51,8 +76,26 @@ struct ArgumentsTests {
         (["daily", "--date"], "--date needs a value"),
         (["daily", "--mode", "table"], "--mode must be list or grid, not \"table\""),
         (["movie"], "missing movie code: boxoffice movie <movieCode>"),
-        (["movie", "../etc"], "\"../etc\" is not a KOBIS movie code (digits, such as 20124079)"),
-        (["movie", "1", "--mode", "grid"], "--mode does not apply to 'movie'"),
+        (["movie", "../etc"], "\"../etc\" is not a KOBIS movie code (8 digits, such as 20124079)"),
+        (["movie", "1"], "\"1\" is not a KOBIS movie code (8 digits, such as 20124079)"),
+        (["movie", "２０１２４０７９"], "\"２０１２４０７９\" is not a KOBIS movie code (8 digits, such as 20124079)"),
+        (
+            ["daily", "--date", " 2026-11-20"],
+            "--date has spaces around its value (\" 2026-11-20\"); give the value alone"
+        ),
+        (
+            ["daily", "--mode", "grid "],
+            "--mode has spaces around its value (\"grid \"); give the value alone"
+        ),
+        (["daily", "--date", "2026-11-20", "--date=2026-11-21"], "--date is given twice"),
+        (["daily", "--json", "--json"], "--json is given twice"),
+        (["report", "--output", "a.html", "--output", "b.html"], "--output is given twice"),
+        (
+            ["daily", "--json", "--mode", "grid"],
+            "--mode does not apply to --json output (it lays out the table)"
+        ),
+        (["help", "daily"], "unexpected argument \"daily\""),
+        (["movie", "20124079", "--mode", "grid"], "--mode does not apply to 'movie'"),
         (["browse", "--json"], "--json does not apply to 'browse'"),
         (["daily", "--verbose"], "unknown option --verbose"),
         (["search"], "missing title: boxoffice search <title>"),

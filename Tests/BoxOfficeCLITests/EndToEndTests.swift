@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `boxoffice` executable, run as a user would.
@@ -199,5 +200,32 @@ struct EndToEndTests {
         // Then every screen showed what it should, and the terminal was restored
         #expect(process.terminationStatus == 0, "\(transcript)")
         #expect(transcript.contains("ok: the terminal is restored"))
+    }
+
+    @Test func browseFitsASmallWindowRedrawsOnResizeAndExits130OnCtrlC() async throws {
+        // When a pty of 100x10 is resized to 60x24, then Ctrl-C is pressed (Fixtures/drive_window.py)
+        let (status, transcript) = try await offThePool { () throws -> (Int32, String) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "python3", ProjectPaths.fixtures.appendingPathComponent("drive_window.py").path,
+                ProjectPaths.binary.path,
+            ]
+            var environment = ProcessInfo.processInfo.environment
+            environment["BOXOFFICE_CACHE_DIR"] = TemporaryFolder().url.path
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let transcript = String(
+                decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, transcript)
+        }
+        // Then every screen fit its window, and Ctrl-C exited as an interrupted program does
+        #expect(status == 0, "\(transcript)")
+        #expect(transcript.contains("ok: a 100x10 window shows the title, the column names and row 1"))
+        #expect(transcript.contains("ok: a resize to 60x24 redraws at once"))
+        #expect(transcript.contains("ok: Ctrl-C quits with exit code 130"))
     }
 }

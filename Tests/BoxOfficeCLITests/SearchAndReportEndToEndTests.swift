@@ -275,7 +275,7 @@ struct SearchAndReportEndToEndTests {
             environment: liveEnvironment(server, cache: cache))
         // Then
         #expect(result.status == 1)
-        #expect(result.errors.contains("its folder does not exist"))
+        #expect(result.errors.contains("no/such/folder does not exist"))
         #expect(try await server.requests().isEmpty)
     }
 
@@ -340,5 +340,59 @@ struct SearchAndReportEndToEndTests {
         #expect((facts["phone"]?.colorful ?? 0) > 0.08)
         // and a page whose images fail to load does not pass for one that shows them
         #expect((facts["broken"]?.colorful ?? 1) < 0.02)
+    }
+
+    /// Whether fontconfig knows a font with Korean glyphs (`fc-list :lang=ko`).
+    static var hasHangulFont: Bool {
+        get async throws {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fc-list") else { return false }
+            let output = try await offThePool { () throws -> Data in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/fc-list")
+                process.arguments = [":lang=ko"]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return data
+            }
+            return !output.isEmpty
+        }
+    }
+
+    @Test func theBrowserShowsHangulAsLettersNotEmptyBoxes() async throws {
+        // Given a browser (CI installs Debian's chromium and fonts-noto-cjk and then requires this test)
+        guard Chromium.path != nil else {
+            print("skipped: no Chromium to render Hangul with")
+            return
+        }
+        if Chromium.required == nil, !(try await Self.hasHangulFont) {
+            print("skipped: no Korean font here (install fonts-noto-cjk); CI installs one")
+            return
+        }
+        // And two pages in the report's fonts: titles in Hangul, and as many characters no font has
+        let folder = TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let report = try await runBoxOffice(
+            ["report", "--offline", "--output", "-"], environment: ["BOXOFFICE_CACHE_DIR": folder.url.path])
+        let style = try #require(report.output.range(of: "<style>")).upperBound
+        let font = try #require(report.output[style...].range(of: "font:16px/1.45 "))
+        let stack = report.output[font.upperBound...].prefix { $0 != ";" }
+        func page(_ text: String) -> String {
+            "<!doctype html><meta charset=utf-8><body style='margin:0;font:64px/1 \(stack)'>\(text)</body>"
+        }
+        let hangul = "검은 바다 붉은 안개 서울 탈출"
+        let missing = String(hangul.unicodeScalars.map { $0 == " " ? " " : "\u{E000}" })
+        var shots: [Data] = []
+        for (name, text) in [("hangul", hangul), ("missing", missing)] {
+            let file = folder.url.appendingPathComponent("\(name).html")
+            try page(text).write(to: file, atomically: true, encoding: .utf8)
+            let shot = folder.url.appendingPathComponent("\(name).png")
+            try await Chromium.screenshot(of: file, to: shot, width: 900, height: 120)
+            shots.append(try Data(contentsOf: shot))
+        }
+        // Then the Hangul page does not look like the page of characters no font has (the same boxes)
+        #expect(shots[0] != shots[1], "Hangul renders as empty boxes: install a Korean font (fonts-noto-cjk)")
     }
 }

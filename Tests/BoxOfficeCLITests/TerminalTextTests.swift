@@ -89,8 +89,9 @@ struct TerminalTextTests {
             screenCount: 0, showCount: 0)
         // When
         let lines = Renderers.list([entry], screen: Screen(style: Style(isEnabled: false), columns: nil))
-        // Then
-        #expect(lines[1].contains("▼9223372036854775808"))
+        // Then the change fits its 6-column cell, and the row its usual width
+        #expect(lines[1].contains(" ▼999+ "))
+        #expect(TextWidth.of(lines[1]) == TextWidth.of(lines[0]))
     }
 
     @Test func aLoneEscapeDecodesOnlyOnceMoreBytesCouldNotFollow() {

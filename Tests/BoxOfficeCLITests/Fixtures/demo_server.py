@@ -24,6 +24,10 @@ where a careless server would echo it):
   Kakao key ending "-401"      HTTP 401 whose message quotes the key
   Kakao key ending "-notimage" posters that are HTML pages
   Kakao key ending "-ftp"      image URLs with the ftp scheme
+  Kakao key ending "-keyurl"   image URLs carrying the Kakao key in their query
+  Kakao key ending "-userinfo" image URLs carrying the Kakao key as a password (user:key@host)
+  KOBIS key ending "-flood"    a chart of 2,000 rows, and 5,000 films (of 100,000) for every search
+  KOBIS key ending "-huge"     100,000 films (12 MB) for every search
 """
 import json
 import os
@@ -140,6 +144,22 @@ class Handler(BaseHTTPRequestHandler):
             movie["movieNm"] = movie.get("movieNm", "") + MARKUP + ESCAPES + key
             movie["directors"] = [{"peopleNm": MARKUP, "peopleNmEn": ""}]
             self.send(200, json.dumps(info, ensure_ascii=False).encode())
+        elif url.path == "/kobis/boxoffice/searchDailyBoxOfficeList.json" and key.endswith("-flood"):
+            daily = json.loads(load("kobis/daily/20261121.json"))
+            rows = daily["boxOfficeResult"]["dailyBoxOfficeList"]
+            flood = []
+            for rank in range(1, 2001):
+                row = dict(rows[(rank - 1) % len(rows)])
+                row["rnum"] = row["rank"] = str(rank)
+                flood.append(row)
+            daily["boxOfficeResult"]["dailyBoxOfficeList"] = flood
+            self.send(200, json.dumps(daily, ensure_ascii=False).encode())
+        elif url.path == "/kobis/movie/searchMovieList.json" and key.endswith(("-flood", "-huge")):
+            films = [{"movieCd": str(30000000 + n), "movieNm": f"서울 {n}", "movieNmEn": f"Seoul {n}",
+                      "prdtYear": "2026", "openDt": "20261101", "genreAlt": "드라마", "directors": []}
+                     for n in range(5000 if key.endswith("-flood") else 100000)]
+            result = {"movieListResult": {"totCnt": 100000, "source": "영화진흥위원회", "movieList": films}}
+            self.send(200, json.dumps(result, ensure_ascii=False).encode())
         elif url.path == "/kobis/movie/searchMovieList.json":
             time.sleep(float(os.environ.get("SEARCH_DELAY", "0")))
             try:
@@ -175,7 +195,12 @@ class Handler(BaseHTTPRequestHandler):
             posters = base + ("/notimage" if kakao_key.endswith("-notimage") else "/posters")
             if kakao_key.endswith("-ftp"):
                 posters = "ftp://localhost/posters"
-            self.send(200, text.replace("https://posters.demo.boxoffice.invalid", posters).encode())
+            if kakao_key.endswith("-userinfo"):
+                posters = posters.replace("http://", f"http://user:{kakao_key}@")
+            text = text.replace("https://posters.demo.boxoffice.invalid", posters)
+            if kakao_key.endswith("-keyurl"):
+                text = text.replace('.png"', f'.png?k={kakao_key}"')
+            self.send(200, text.encode())
         elif url.path.startswith("/posters/"):
             self.send(200, png(url.path), "image/png")
         elif url.path.startswith("/notimage/"):

@@ -28,7 +28,8 @@ public struct UsageError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Parses `boxoffice [daily|movie|browse] [options]` without any dependency.
+/// Parses `boxoffice [daily|movie|search|report|browse|help] [options] [--] [operands]` without any
+/// dependency. An option may appear once; `--` ends the options.
 public enum Arguments {
     static let usage = """
         boxoffice: Korea's daily box office (KOBIS) with posters (Kakao image search).
@@ -39,7 +40,7 @@ public enum Arguments {
           boxoffice search <title> [--json] [--offline]
           boxoffice report [--date YYYY-MM-DD] [--output FILE] [--offline]
           boxoffice browse [--offline]
-          boxoffice --help | -h
+          boxoffice help | --help | -h
 
         COMMANDS
           daily             The box office for a day (the default command).
@@ -51,10 +52,12 @@ public enum Arguments {
         OPTIONS
           --date YYYY-MM-DD The day to show (daily, report). Default: yesterday in Korea when live, the latest demo day offline.
           --mode list|grid  The layout (daily). Default: list.
-          --output FILE     Where the report goes. Default: boxoffice-YYYY-MM-DD.html in the current folder.
-          --json            Print one JSON object instead of a table (daily, movie, search).
+          --output FILE     Where the report goes: a file, a folder (ending in /) to put it in, or - for
+                            standard output. Default: boxoffice-YYYY-MM-DD.html in the current folder.
+          --json            Print one JSON object instead of a table (daily, movie, search); not with --mode.
           --offline         Use the bundled demo data even when API keys are set.
           -h, --help        Show this help.
+          --                Ends the options: what follows is an operand (search -- -title).
 
         ENVIRONMENT
         """
@@ -64,8 +67,9 @@ public enum Arguments {
     /// - Returns: The invocation.
     /// - Throws: ``UsageError`` for anything the usage does not allow.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            return Invocation(command: .help, offline: arguments.contains("--offline"))
+        let options = arguments.prefix { $0 != "--" }
+        if options.contains("-h") || options.contains("--help") {
+            return Invocation(command: .help, offline: options.contains("--offline"))
         }
         var offline = false
         var json = false
@@ -75,6 +79,7 @@ public enum Arguments {
         var positionals: [String] = []
         var given: [String] = []
         var index = 0
+        var optionsEnded = false
 
         func value(for option: String, inline: String?) throws(UsageError) -> String {
             if let inline { return inline }
@@ -87,10 +92,25 @@ public enum Arguments {
 
         while index < arguments.count {
             let argument = arguments[index]
+            if optionsEnded || argument == "--" || argument == "-" || !argument.hasPrefix("-") {
+                // After `--` every argument is an operand, even one that starts with `-`.
+                if !optionsEnded, argument == "--" {
+                    optionsEnded = true
+                } else {
+                    positionals.append(argument)
+                }
+                index += 1
+                continue
+            }
             // `--name=value`; an empty value (`--json=`) is still a value, not the flag alone.
             let equals = argument.hasPrefix("--") ? argument.firstIndex(of: "=") : nil
             let name = equals.map { String(argument[..<$0]) } ?? argument
             let inline = equals.map { String(argument[argument.index(after: $0)...]) }
+            if ["--offline", "--json", "--date", "--mode", "--output"].contains(name) {
+                // A repeated option is a mistake to point out, not a choice to make silently.
+                guard !given.contains(name) else { throw UsageError(message: "\(name) is given twice") }
+                given.append(name)
+            }
             switch name {
             case "--offline", "--json":
                 // A flag takes no value: `--json=false` must not silently mean `--json`.
@@ -100,6 +120,7 @@ public enum Arguments {
                 if name == "--offline" { offline = true } else { json = true }
             case "--date":
                 let text = try value(for: "--date", inline: inline)
+                try refuseSurroundingSpace(text, option: "--date")
                 do {
                     date = try Day(dashed: text)
                 } catch {
@@ -111,14 +132,13 @@ public enum Arguments {
                             message: "--date \"\(excerpt(text))\" is not a date in the form \(expected)")
                     }
                 }
-                given.append("--date")
             case "--mode":
                 let text = try value(for: "--mode", inline: inline)
+                try refuseSurroundingSpace(text, option: "--mode")
                 guard let parsed = DisplayMode(rawValue: text) else {
                     throw UsageError(message: "--mode must be list or grid, not \"\(excerpt(text))\"")
                 }
                 mode = parsed
-                given.append("--mode")
             case "--output":
                 let text = try value(for: "--output", inline: inline)
                 guard !text.isEmpty,
@@ -127,14 +147,9 @@ public enum Arguments {
                     throw UsageError(message: "--output needs a file path without control characters")
                 }
                 outputPath = text
-                given.append("--output")
             default:
-                if argument.hasPrefix("-") {
-                    throw UsageError(message: "unknown option \(excerpt(argument))")
-                }
-                positionals.append(argument)
+                throw UsageError(message: "unknown option \(excerpt(argument))")
             }
-            if json, !given.contains("--json") { given.append("--json") }
             index += 1
         }
         let commandName = positionals.first ?? "daily"
@@ -147,6 +162,9 @@ public enum Arguments {
         switch commandName {
         case "daily":
             try reject(["--output"])
+            if json, mode != nil {
+                throw UsageError(message: "--mode does not apply to --json output (it lays out the table)")
+            }
             guard operands.isEmpty else {
                 throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
@@ -159,9 +177,9 @@ public enum Arguments {
             guard operands.count == 1 else {
                 throw UsageError(message: "unexpected argument \"\(excerpt(operands[1]))\"")
             }
-            guard !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            guard code.utf8.count == 8, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
                 throw UsageError(
-                    message: "\"\(excerpt(code))\" is not a KOBIS movie code (digits, such as 20124079)")
+                    message: "\"\(excerpt(code))\" is not a KOBIS movie code (8 digits, such as 20124079)")
             }
             return Invocation(command: .movie(code: code, json: json), offline: offline)
         case "search":
@@ -174,6 +192,11 @@ public enum Arguments {
                 throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
             return Invocation(command: .report(date: date, output: outputPath), offline: offline)
+        case "help":
+            guard operands.isEmpty else {
+                throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
+            }
+            return Invocation(command: .help, offline: offline)
         case "browse":
             try reject(["--date", "--mode", "--json", "--output"])
             guard operands.isEmpty else {
@@ -183,6 +206,16 @@ public enum Arguments {
         default:
             throw UsageError(message: "unknown command '\(excerpt(commandName))'")
         }
+    }
+
+    /// Throws when `text` has white space around it: `--date " 2026-11-20"` would otherwise be reported
+    /// as `"2026-11-20" is not a date`, quoting a value that looks right.
+    static func refuseSurroundingSpace(_ text: String, option: String) throws(UsageError) {
+        guard text.trimmingCharacters(in: .whitespacesAndNewlines) != text else { return }
+        throw UsageError(
+            message:
+                "\(option) has spaces around its value (\"\(TerminalText.clean(String(text.prefix(40))))\"); "
+                + "give the value alone")
     }
 
     /// The longest title searched for, in characters.

@@ -13,7 +13,7 @@ final class BrowseView: BrowsePresenting {
     }
 
     private let terminal: RawTerminal
-    private let screenSize: Screen
+    private var screenSize: Screen
     private let isDemo: Bool
     private var screen: Page?
     private var bindings = SubscriptionBag()
@@ -33,6 +33,13 @@ final class BrowseView: BrowsePresenting {
 
     private var style: Style { screenSize.style }
 
+    /// Redraws at the window's new size (SIGWINCH).
+    func resize(columns: Int, rows: Int) {
+        screenSize.columns = columns
+        screenSize.rows = rows
+        render()
+    }
+
     func showDaily(_ viewModel: DailyBoxOfficeViewModel) {
         screen = .daily(viewModel)
         bindings = SubscriptionBag()
@@ -42,6 +49,7 @@ final class BrowseView: BrowsePresenting {
             in: bindings)
         viewModel.displayMode.subscribeOnMainActor(with: self) { view, _ in view.render() }.store(
             in: bindings)
+        viewModel.notes.subscribeOnMainActor(with: self) { view, _ in view.render() }.store(in: bindings)
     }
 
     func showDetails(_ viewModel: MovieDetailsViewModel, coordinator: MovieDetailsCoordinator) {
@@ -143,27 +151,52 @@ final class BrowseView: BrowsePresenting {
     func render() {
         switch screen {
         case .daily(let viewModel):
-            var lines = [Renderers.header(day: viewModel.day.value, isDemo: isDemo, style: style), ""]
+            let top = [Renderers.header(day: viewModel.day.value, isDemo: isDemo, style: style), ""]
+            var body: [String] = []
+            var focus: Range<Int>?
+            var pinned = 0
             if viewModel.isLoading.value {
-                lines.append(style.dim("Loading…"))
+                body.append(style.dim("Loading…"))
             } else if let error = viewModel.errorMessage.value {
-                lines.append(style.red("error: " + screenSize.line(error)))
+                body.append(style.red("error: " + screenSize.line(error)))
             } else if viewModel.entries.value.isEmpty {
-                lines.append("No box office data for \(viewModel.day.value).")
+                body.append("No box office data for \(viewModel.day.value).")
             } else {
-                selection = min(selection, viewModel.entries.value.count - 1)
-                lines +=
-                    viewModel.displayMode.value == .list
-                    ? Renderers.list(viewModel.entries.value, screen: screenSize, selected: selection)
-                    : Renderers.grid(viewModel.entries.value, screen: screenSize, selected: selection)
+                let entries = viewModel.entries.value
+                selection = min(selection, entries.count - 1)
+                if viewModel.displayMode.value == .list {
+                    body = Renderers.list(entries, screen: screenSize, selected: selection)
+                    // The column names stay on screen; the selected row is kept in view below them.
+                    pinned = 1
+                    focus = (1 + selection)..<(2 + selection)
+                } else {
+                    body = Renderers.grid(entries, screen: screenSize, selected: selection)
+                    let row = selection / Renderers.gridColumns(for: screenSize)
+                    focus = (row * 5)..<(row * 5 + 5)
+                }
             }
-            lines += [
-                "",
+            var bottom = [""]
+            bottom += viewModel.notes.value.map {
+                style.dim(TextWidth.truncate("note: " + screenSize.line($0), to: screenSize.columns ?? .max))
+            }
+            bottom.append(
                 style.dim(
-                    "←/→ day · ↑/↓ select · Enter details · / search · g list/grid · r refresh · q quit"),
-            ]
-            if let failure { lines.append(style.red("error: " + screenSize.line(failure))) }
-            terminal.draw(lines)
+                    ScreenFit.hints(
+                        [
+                            "←/→ day", "↑/↓ select", "Enter details", "/ search", "g list/grid", "r refresh",
+                            "q quit",
+                        ],
+                        columns: screenSize.columns)))
+            if let failure {
+                bottom.append(
+                    style.red(
+                        TextWidth.truncate(
+                            "error: " + screenSize.line(failure), to: screenSize.columns ?? .max)))
+            }
+            terminal.draw(
+                ScreenFit.lines(
+                    top: top, body: body, pinned: pinned, focus: focus, bottom: bottom, rows: screenSize.rows)
+            )
         case .details(let viewModel, _):
             var lines: [String] = []
             if let movie = viewModel.details.value {
@@ -173,8 +206,13 @@ final class BrowseView: BrowsePresenting {
             } else {
                 lines = [style.dim("Loading \(screenSize.line(viewModel.movieCode))…")]
             }
-            lines += ["", style.dim("b back · q quit")]
-            terminal.draw(lines)
+            terminal.draw(
+                ScreenFit.lines(
+                    top: [], body: lines, pinned: 1, focus: nil,
+                    bottom: [
+                        "", style.dim(ScreenFit.hints(["b back", "q quit"], columns: screenSize.columns)),
+                    ],
+                    rows: screenSize.rows))
         case .search(let viewModel):
             terminal.draw(searchLines(viewModel))
         case nil:
@@ -205,7 +243,12 @@ final class BrowseView: BrowsePresenting {
         case .failed(_, let message):
             lines.append(style.red("error: " + screenSize.line(message)))
         }
-        lines += ["", style.dim("type a title · ↑/↓ select · Enter details · Esc back")]
+        lines += [
+            "",
+            style.dim(
+                ScreenFit.hints(
+                    ["type a title", "↑/↓ select", "Enter details", "Esc back"], columns: screenSize.columns)),
+        ]
         if let failure { lines.append(style.red("error: " + screenSize.line(failure))) }
         return lines
     }

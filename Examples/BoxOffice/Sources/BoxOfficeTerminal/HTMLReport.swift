@@ -39,7 +39,7 @@ enum HTMLReport {
             \(posterRules)</style>
             </head>
             <body>
-            <header><h1>\(escape(title))</h1>
+            <header><h1>Daily box office <span class="date">\(escape(report.day.dashed))</span></h1>
             """
         if isDemo { html += "<p class=\"note\">Demo data: fictional films, bundled with the example.</p>" }
         html += "</header>\n<main>\n"
@@ -97,7 +97,7 @@ enum HTMLReport {
             ),
             (
                 "Screens",
-                "\(Renderers.grouped(entry.screenCount)) screens, \(Renderers.grouped(entry.showCount)) showings"
+                "\(counted(entry.screenCount, "screen")), \(counted(entry.showCount, "showing"))"
             ),
             ("Opened", movie.openDate?.dashed ?? "-"),
             ("Runtime", movie.runtimeMinutes.map { "\($0) min" } ?? "-"),
@@ -129,10 +129,7 @@ enum HTMLReport {
     }
 
     private static func change(_ entry: DailyBoxOfficeEntry) -> String {
-        if entry.isNew { return "NEW" }
-        if entry.rankChange > 0 { return "▲\(entry.rankChange)" }
-        if entry.rankChange < 0 { return "▼\(entry.rankChange.magnitude)" }
-        return "-"
+        entry.isNew ? "NEW" : Renderers.changeText(entry.rankChange)
     }
 
     private static func changeClass(_ entry: DailyBoxOfficeEntry) -> String {
@@ -159,11 +156,18 @@ enum HTMLReport {
         return result
     }
 
+    /// "1 screen", "1,234 screens".
+    static func counted(_ number: Int, _ noun: String) -> String {
+        "\(Renderers.grouped(number)) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    /// The page's fonts: the system font, then a Hangul font of each platform (Apple SD Gothic Neo on
+    /// Apple platforms, Malgun Gothic on Windows, Noto Sans CJK KR or Nanum Gothic on Linux).
     private static let stylesheet = """
         :root{color-scheme:light dark;--fg:#1d1d1f;--bg:#f5f5f7;--card:#fff;--dim:#6e6e73;--up:#c62828;--down:#1565c0;--new:#b26a00}
         @media (prefers-color-scheme:dark){:root{--fg:#f5f5f7;--bg:#111;--card:#1e1e20;--dim:#a1a1a6}}
-        *{box-sizing:border-box}body{margin:0;font:16px/1.45 -apple-system,system-ui,"Noto Sans KR",sans-serif;color:var(--fg);background:var(--bg)}
-        header,main,footer{max-width:1100px;margin:0 auto;padding:16px}h1{margin:8px 0;font-size:1.6rem}.note,footer,small,.audience{color:var(--dim)}
+        *{box-sizing:border-box}body{margin:0;font:16px/1.45 -apple-system,BlinkMacSystemFont,"Apple SD Gothic Neo","Segoe UI","Malgun Gothic","Noto Sans CJK KR","Noto Sans KR","NanumGothic",system-ui,sans-serif;color:var(--fg);background:var(--bg)}
+        header,main,footer{max-width:1100px;margin:0 auto;padding:16px}h1{margin:8px 0;font-size:1.6rem}.date{white-space:nowrap}.note,footer,small,.audience{color:var(--dim)}
         .chart{list-style:none;padding:0;margin:0;display:grid;gap:14px;grid-template-columns:repeat(auto-fill,minmax(150px,1fr))}
         .film a{display:block;height:100%;padding:8px;border-radius:12px;background:var(--card);color:inherit;text-decoration:none;box-shadow:0 1px 3px #0002}
         .poster,.poster-small{display:block;width:100%;aspect-ratio:2/3;border-radius:8px;background:#8883 center/cover no-repeat}

@@ -1,8 +1,18 @@
 import BoxOffice
 import Foundation
 
-/// The JSON printed by `--json`: the command-line contract, with explicit nulls.
+/// The JSON printed by `--json`: the command-line contract, with explicit nulls. Every string from outside
+/// is scrubbed of the run's keys one by one, so a value ending in part of a key is cut there, as on the
+/// terminal (scrubbing the whole text would miss a partial key followed by a closing quote).
 enum JSONOutput {
+    /// Where ``render(_:scrub:)`` leaves the scrubbing function for the values' `encode(to:)`.
+    static let scrubberKey = CodingUserInfoKey(rawValue: "boxoffice.scrub")!
+
+    /// The scrubbing function an encoder carries; the identity when it carries none.
+    static func scrubber(_ encoder: any Encoder) -> @Sendable (String) -> String {
+        encoder.userInfo[scrubberKey] as? @Sendable (String) -> String ?? { $0 }
+    }
+
     struct Daily: Encodable {
         let date: String
         let movies: [Row]
@@ -17,12 +27,13 @@ enum JSONOutput {
         }
 
         func encode(to encoder: any Encoder) throws {
+            let clean = JSONOutput.scrubber(encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(entry.rank, forKey: .rank)
             try container.encode(entry.rankChange, forKey: .rankChange)
             try container.encode(entry.isNew, forKey: .isNew)
-            try container.encode(entry.movieCode, forKey: .movieCode)
-            try container.encode(entry.title, forKey: .title)
+            try container.encode(clean(entry.movieCode), forKey: .movieCode)
+            try container.encode(clean(entry.title), forKey: .title)
             try container.encode(entry.openDate?.dashed, forKey: .openDate)
             try container.encode(entry.audienceCount, forKey: .audienceCount)
             try container.encode(entry.audienceAccumulated, forKey: .audienceAccumulated)
@@ -48,23 +59,24 @@ enum JSONOutput {
         }
 
         func encode(to encoder: any Encoder) throws {
+            let clean = JSONOutput.scrubber(encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(movie.movieCode, forKey: .movieCode)
-            try container.encode(movie.title, forKey: .title)
-            try container.encode(movie.englishTitle, forKey: .englishTitle)
+            try container.encode(clean(movie.movieCode), forKey: .movieCode)
+            try container.encode(clean(movie.title), forKey: .title)
+            try container.encode(clean(movie.englishTitle), forKey: .englishTitle)
             try container.encode(movie.openDate?.dashed, forKey: .openDate)
             try container.encode(movie.runtimeMinutes, forKey: .runtimeMinutes)
             try container.encode(movie.productionYear, forKey: .productionYear)
-            try container.encode(movie.genres, forKey: .genres)
-            try container.encode(movie.directors, forKey: .directors)
-            try container.encode(movie.actors, forKey: .actors)
-            try container.encode(movie.nations, forKey: .nations)
-            try container.encode(movie.watchGrade, forKey: .watchGrade)
-            try container.encode(movie.companies, forKey: .companies)
+            try container.encode(movie.genres.map(clean), forKey: .genres)
+            try container.encode(movie.directors.map(clean), forKey: .directors)
+            try container.encode(movie.actors.map(clean), forKey: .actors)
+            try container.encode(movie.nations.map(clean), forKey: .nations)
+            try container.encode(movie.watchGrade.map(clean), forKey: .watchGrade)
+            try container.encode(movie.companies.map(clean), forKey: .companies)
             if let poster {
                 var nested = container.nestedContainer(keyedBy: PosterKeys.self, forKey: .poster)
-                try nested.encode(poster.url.absoluteString, forKey: .url)
-                try nested.encode(poster.file?.path, forKey: .file)
+                try nested.encode(clean(poster.url.absoluteString), forKey: .url)
+                try nested.encode(poster.file.map { clean($0.path) }, forKey: .file)
                 try nested.encode(poster.source.rawValue, forKey: .source)
             } else {
                 try container.encodeNil(forKey: .poster)
@@ -77,6 +89,15 @@ enum JSONOutput {
         let query: String
         let total: Int
         let movies: [Found]
+
+        enum CodingKeys: String, CodingKey { case query, total, movies }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(JSONOutput.scrubber(encoder)(query), forKey: .query)
+            try container.encode(total, forKey: .total)
+            try container.encode(movies, forKey: .movies)
+        }
     }
 
     struct Found: Encodable {
@@ -87,19 +108,24 @@ enum JSONOutput {
         }
 
         func encode(to encoder: any Encoder) throws {
+            let clean = JSONOutput.scrubber(encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(movie.movieCode, forKey: .movieCode)
-            try container.encode(movie.title, forKey: .title)
-            try container.encode(movie.englishTitle, forKey: .englishTitle)
+            try container.encode(clean(movie.movieCode), forKey: .movieCode)
+            try container.encode(clean(movie.title), forKey: .title)
+            try container.encode(clean(movie.englishTitle), forKey: .englishTitle)
             try container.encode(movie.productionYear, forKey: .productionYear)
             try container.encode(movie.openDate?.dashed, forKey: .openDate)
-            try container.encode(movie.genres, forKey: .genres)
-            try container.encode(movie.directors, forKey: .directors)
+            try container.encode(movie.genres.map(clean), forKey: .genres)
+            try container.encode(movie.directors.map(clean), forKey: .directors)
         }
     }
 
-    static func render(_ value: some Encodable) throws -> String {
+    /// `value` as pretty-printed JSON with sorted keys, each string from outside passed through `scrub`.
+    static func render(_ value: some Encodable, scrub: @escaping @Sendable (String) -> String) throws
+        -> String
+    {
         let encoder = JSONEncoder()
+        encoder.userInfo[scrubberKey] = scrub
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // JSONEncoder escapes C0 control characters itself; C1 ones and bidi overrides are escaped here,
         // so the JSON stays valid and no title from a server can drive the terminal it is printed on.

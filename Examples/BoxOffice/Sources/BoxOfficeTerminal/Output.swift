@@ -31,29 +31,49 @@ final class Output: Sendable {
 
     /// `text` with each of `secrets` replaced by `REDACTED` wherever it appears, and a text that ends
     /// with the start of one (at least 6 characters of it: an excerpt a library cut mid-key) cut there.
+    /// Linear in the lengths of `text` and the secrets.
     static func scrub(_ text: String, secrets: [String]) -> String {
         var result = text
         for secret in secrets where secret.count >= 4 {
             result = result.replacingOccurrences(of: secret, with: "REDACTED")
-            var length = secret.count - 1
-            while length >= 6 {
-                let start = String(secret.prefix(length))
-                if result.hasSuffix(start) {
-                    result = String(result.dropLast(start.count)) + "REDACTED"
-                    break
-                }
-                length -= 1
-            }
+            let overlap = longestEnding(of: result, thatStarts: Array(secret))
+            if overlap >= 6 { result = String(result.dropLast(overlap)) + "REDACTED" }
         }
         return result
     }
 
-    /// The most characters an error, warning or note line shows: a message quoting a huge value from
-    /// outside (a path in the environment, a server's body) is cut, not flooded onto the terminal.
+    /// The length of the longest proper start of `secret` that `text` ends with, found in one pass over
+    /// `text`'s last characters with the Knuth–Morris–Pratt failure table (no start is compared twice).
+    static func longestEnding(of text: String, thatStarts secret: [Character]) -> Int {
+        guard secret.count > 1 else { return 0 }
+        // failure[i]: the longest proper start of secret[0...i] that is also its ending.
+        var failure = [Int](repeating: 0, count: secret.count)
+        var length = 0
+        for index in secret.indices.dropFirst() {
+            while length > 0, secret[index] != secret[length] { length = failure[length - 1] }
+            if secret[index] == secret[length] { length += 1 }
+            failure[index] = length
+        }
+        // Only the last `secret.count - 1` characters can hold a proper start.
+        var matched = 0
+        for character in text.suffix(secret.count - 1) {
+            while matched > 0, character != secret[matched] { matched = failure[matched - 1] }
+            if character == secret[matched] { matched += 1 }
+            if matched == secret.count { matched = failure[matched - 1] }
+        }
+        return matched
+    }
+
+    /// The most characters an error, warning or note line shows, its `error: ` label included: a message
+    /// quoting a huge value from outside (a path in the environment, a server's body) is cut, ending
+    /// with `…`, not flooded onto the terminal.
     static let longestLine = 500
 
-    private static func fitted(_ line: String) -> String {
-        line.count > longestLine ? String(line.prefix(longestLine)) + "…" : line
+    /// `label` and `message` as one line of at most ``longestLine`` characters.
+    static func line(_ label: String, _ message: String) -> String {
+        let room = longestLine - label.count
+        let fitted = message.count > room ? String(message.prefix(room - 1)) + "…" : message
+        return label + fitted
     }
 
     /// Prints a screen the program composed (its parts already cleaned) on standard output, with a
@@ -70,17 +90,17 @@ final class Output: Sendable {
 
     /// Prints one error line, `error: …`, on standard error.
     func error(_ message: String) {
-        StandardError.write("error: " + Self.fitted(scrubbed(TerminalText.line(message))) + "\n")
+        StandardError.write(Self.line("error: ", scrubbed(TerminalText.line(message))) + "\n")
     }
 
     /// Prints one warning line, `warning: …`, on standard error.
     func warning(_ message: String) {
-        StandardError.write("warning: " + Self.fitted(scrubbed(TerminalText.line(message))) + "\n")
+        StandardError.write(Self.line("warning: ", scrubbed(TerminalText.line(message))) + "\n")
     }
 
     /// Prints one note line, `note: …`, on standard error.
     func note(_ message: String) {
-        StandardError.write("note: " + Self.fitted(scrubbed(TerminalText.line(message))) + "\n")
+        StandardError.write(Self.line("note: ", scrubbed(TerminalText.line(message))) + "\n")
     }
 
 }

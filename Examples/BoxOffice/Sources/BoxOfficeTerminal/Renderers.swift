@@ -15,18 +15,25 @@ enum Renderers {
         return (number < 0 ? "-" : "") + result
     }
 
+    /// The largest rank change shown as a number; beyond it, `▲999+`. A chart has ten rows, so no real
+    /// change comes near it, but a server's `rankInten` may be anything up to `Int.min`.
+    static let largestChangeShown: UInt = 999
+
+    /// `▲3`, `▼2`, `-`, or `▲999+` for a change too large to be real: at most 5 columns.
+    static func changeText(_ change: Int) -> String {
+        guard change != 0 else { return "-" }
+        // `magnitude`, not negation: a server's rankInten may be Int.min, whose negation traps.
+        let size = change.magnitude > largestChangeShown ? "\(largestChangeShown)+" : "\(change.magnitude)"
+        return (change > 0 ? "▲" : "▼") + size
+    }
+
     static func change(_ entry: DailyBoxOfficeEntry, style: Style) -> (text: String, width: Int) {
         if entry.isNew { return (style.yellow("NEW"), 3) }
-        if entry.rankChange > 0 {
-            let text = "▲\(entry.rankChange)"
-            return (style.green(text), TextWidth.of(text))
-        }
-        if entry.rankChange < 0 {
-            // `magnitude`, not negation: a server's rankInten may be Int.min, whose negation traps.
-            let text = "▼\(entry.rankChange.magnitude)"
-            return (style.red(text), TextWidth.of(text))
-        }
-        return (style.dim("-"), 1)
+        let text = changeText(entry.rankChange)
+        let styled =
+            entry.rankChange > 0
+            ? style.green(text) : entry.rankChange < 0 ? style.red(text) : style.dim(text)
+        return (styled, TextWidth.of(text))
     }
 
     static func header(day: Day, isDemo: Bool, style: Style) -> String {

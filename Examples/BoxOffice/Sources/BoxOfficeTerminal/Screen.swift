@@ -11,7 +11,7 @@ import Foundation
 struct Screen {
     let style: Style
     /// The width lines are fitted to; `nil` when unknown (output to a pipe without `COLUMNS`).
-    let columns: Int?
+    var columns: Int?
     /// The terminal's height, for screens that must fit it (the interactive search); `nil` when unknown.
     var rows: Int? = nil
     /// The run's API keys.

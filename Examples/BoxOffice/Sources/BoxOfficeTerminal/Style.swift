@@ -25,7 +25,15 @@ struct Style {
     func red(_ text: String) -> String { wrap(text, "31") }
     func yellow(_ text: String) -> String { wrap(text, "33") }
     func cyan(_ text: String) -> String { wrap(text, "36") }
-    func inverse(_ text: String) -> String { wrap(text, "7") }
+    /// `text` in reverse video to its end, even across the resets of coloured parts inside it (a
+    /// rank change's arrow), which would otherwise end the reverse video there.
+    func inverse(_ text: String) -> String {
+        wrap(
+            isEnabled ? text.replacingOccurrences(of: Self.reset, with: Self.reset + "\u{1B}[7m") : text, "7")
+    }
+
+    /// The sequence that ends every style.
+    static let reset = "\u{1B}[0m"
 
     private func wrap(_ text: String, _ code: String) -> String {
         isEnabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

@@ -117,6 +117,36 @@ final class RawTerminal: @unchecked Sendable {
         }
     }
 
+    /// Calls `handler` with the terminal's new width and height each time its window is resized
+    /// (SIGWINCH), on a background queue, until the returned source is cancelled.
+    func onResize(_ handler: @escaping @Sendable (_ columns: Int, _ rows: Int) -> Void)
+        -> any DispatchSourceSignal
+    {
+        Self.watchResizes(handler)
+    }
+
+    /// The window's size as standard output's terminal reports it, or `nil`.
+    static func windowSize() -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            return nil
+        }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// Built in a nonisolated function so the handler is not inferred to be main-actor isolated.
+    private static func watchResizes(
+        _ handler: @escaping @Sendable (_ columns: Int, _ rows: Int) -> Void
+    ) -> any DispatchSourceSignal {
+        signal(SIGWINCH, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        source.setEventHandler {
+            if let size = windowSize() { handler(size.columns, size.rows) }
+        }
+        source.resume()
+        return source
+    }
+
     /// Restores the terminal and exits when a terminating signal arrives. Built in a nonisolated
     /// function so the handlers are not inferred to be main-actor isolated.
     private static func restoreOnSignals(_ terminal: RawTerminal) -> [any DispatchSourceSignal] {

@@ -1,0 +1,223 @@
+import BoxOffice
+import Foundation
+import Testing
+
+@testable import BoxOfficeTerminal
+
+/// Lines fitted to a narrow terminal and a short window, and keys scrubbed wherever text goes.
+@Suite("The terminal: narrow, short, and scrubbed")
+struct LayoutAndScrubTests {
+    static let key = "KOBISKEY0123456789"
+
+    func film(_ code: String, title: String = "서울 탈출") -> MovieSummary {
+        MovieSummary(
+            movieCode: code, title: title, englishTitle: "Escape from Seoul, the Long Version",
+            productionYear: 2026,
+            openDate: try? Day(dashed: "2026-10-29"), genres: ["액션", "드라마", "스릴러"],
+            directors: ["정민호", "김감독", "이감독"])
+    }
+
+    func entry(rank: Int, change: Int = 0) -> DailyBoxOfficeEntry {
+        DailyBoxOfficeEntry(
+            rank: rank, rankChange: change, isNew: false, movieCode: "\(rank)", title: "영화 \(rank)",
+            openDate: nil,
+            audienceCount: 1_234, audienceAccumulated: 56_789, salesAmount: 0, salesAccumulated: 0,
+            salesShare: 0,
+            screenCount: 0, showCount: 0)
+    }
+
+    /// `line` without its escape sequences.
+    func plain(_ line: String) -> String {
+        line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+    }
+
+    // MARK: - Search results
+
+    @Test(arguments: [80, 60, 40, 24])
+    func aSearchResultCutToTheScreenKeepsItsCode(columns: Int) {
+        // Given a coloured screen of `columns`
+        let screen = Screen(style: Style(isEnabled: true), columns: columns)
+        // When
+        let lines = SearchRenderer.results([film("20261002"), film("20261003")], screen: screen, selected: 1)
+        // Then every line fits, ends with the film's code, and keeps its styling whole
+        for (line, code) in zip(lines, ["20261002", "20261003"]) {
+            #expect(TextWidth.of(plain(line)) <= columns, "\(plain(line))")
+            #expect(plain(line).hasSuffix(code))
+            #expect(line.contains("\u{1B}[1m"))
+            // Each style opened (bold title, dim facts) is closed: no sequence was cut in two.
+            let sequences = line.components(separatedBy: "\u{1B}[").count - 1
+            let resets = line.components(separatedBy: "\u{1B}[0m").count - 1
+            #expect(sequences == 2 * resets)
+        }
+    }
+
+    @Test func aSearchResultCutsTheFactsBeforeTheTitle() {
+        let line = SearchRenderer.results(
+            [film("20261002")], screen: Screen(style: Style(isEnabled: false), columns: 40))[0]
+        #expect(line.hasPrefix("  서울 탈출  "))
+        #expect(line.hasSuffix(" · 20261002"))
+    }
+
+    // MARK: - Reverse video
+
+    @Test func theSelectedRowIsReversedToItsEndPastTheColouredChange() {
+        // Given a coloured list whose selected row has a green arrow
+        let screen = Screen(style: Style(isEnabled: true), columns: 80)
+        // When
+        let row = Renderers.list([entry(rank: 1, change: 3)], screen: screen, selected: 0)[1]
+        // Then every reset inside the row turns reverse video back on, and the row ends with a reset
+        let parts = row.components(separatedBy: "\u{1B}[0m")
+        #expect(parts.count >= 3)
+        for part in parts.dropFirst().dropLast() {
+            #expect(part.hasPrefix("\u{1B}[7m"), "\(part.debugDescription)")
+        }
+        #expect(parts.last == "")
+    }
+
+    // MARK: - The window's height
+
+    @Test func aShortWindowKeepsTheHeaderTheColumnNamesAndTheFirstRow() {
+        // Given a chart of ten in a 10-row window (2 lines above the table, 2 below)
+        let screen = Screen(style: Style(isEnabled: false), columns: 100)
+        let body = Renderers.list((1...10).map { entry(rank: $0) }, screen: screen, selected: 0)
+        // When
+        let lines = ScreenFit.lines(
+            top: ["Daily box office", ""], body: body, pinned: 1, focus: 1..<2, bottom: ["", "q quit"],
+            rows: 10)
+        // Then
+        #expect(lines.count == 10)
+        #expect(lines[0] == "Daily box office")
+        #expect(lines[2].contains("Rank"))
+        #expect(lines[3].contains("영화 1"))
+        #expect(lines.last == "q quit")
+    }
+
+    @Test func theSelectionScrollsIntoViewBelowThePinnedColumnNames() {
+        let screen = Screen(style: Style(isEnabled: false), columns: 100)
+        let body = Renderers.list((1...10).map { entry(rank: $0) }, screen: screen, selected: 9)
+        let lines = ScreenFit.lines(
+            top: ["T", ""], body: body, pinned: 1, focus: 10..<11, bottom: ["", "q"], rows: 10)
+        #expect(lines.count == 10)
+        #expect(lines[2].contains("Rank"))
+        #expect(lines[7].contains("› "))
+        #expect(lines[7].contains("영화 10"))
+    }
+
+    @Test func everythingShowsWhenItFitsOrTheHeightIsUnknown() {
+        let body = ["a", "b", "c"]
+        #expect(
+            ScreenFit.lines(top: ["t"], body: body, pinned: 0, focus: nil, bottom: ["z"], rows: nil).count
+                == 5)
+        #expect(
+            ScreenFit.lines(top: ["t"], body: body, pinned: 0, focus: nil, bottom: ["z"], rows: 5).count == 5)
+    }
+
+    @Test func aWindowTooShortForTheBodyStillNeverScrolls() {
+        let lines = ScreenFit.lines(
+            top: ["t1", "t2"], body: ["a", "b"], pinned: 1, focus: 1..<2, bottom: ["z1", "z2"], rows: 3)
+        #expect(lines == ["t1", "t2", "z1"])
+    }
+
+    // MARK: - Keys
+
+    @Test func aJSONValueEndingInPartOfAKeyIsCutThere() throws {
+        // Given a title ending in the first 12 of the key's 18 characters, as a careless server cuts it
+        let output = Output(secrets: [Self.key])
+        let movie = film("20261002", title: "영화 " + Self.key.prefix(12))
+        // When
+        let json = try JSONOutput.render(
+            JSONOutput.Search(query: "영화", total: 1, movies: [JSONOutput.Found(movie: movie)]),
+            scrub: output.scrubbed)
+        // Then no six characters of the key remain, and the JSON is valid
+        #expect(!json.contains(Self.key.prefix(6)))
+        #expect(json.contains("영화 REDACTED"))
+        #expect((try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil)
+    }
+
+    @Test func theLongestStartOfAKeyEndingATextIsFoundAsByTryingEveryLength() {
+        // A reference: try every proper start of the key, longest first.
+        func reference(_ text: String, _ key: String) -> Int {
+            for length in stride(from: key.count - 1, to: 0, by: -1) where text.hasSuffix(key.prefix(length))
+            {
+                return length
+            }
+            return 0
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let key = String(
+                (0..<Int.random(in: 2...12, using: &generator)).map { _ in
+                    "ab".randomElement(using: &generator) ?? "a"
+                })
+            let text = String(
+                (0..<Int.random(in: 0...20, using: &generator)).map { _ in
+                    "abc".randomElement(using: &generator) ?? "a"
+                })
+            #expect(
+                Output.longestEnding(of: text, thatStarts: Array(key)) == reference(text, key),
+                "\(key) \(text)")
+        }
+    }
+
+    @Test func aMessageLineIsAtMost500CharactersWithItsLabel() {
+        let line = Output.line("error: ", String(repeating: "x", count: 600))
+        #expect(line.count == Output.longestLine)
+        #expect(line.hasPrefix("error: x"))
+        #expect(line.hasSuffix("…"))
+        #expect(Output.line("error: ", "short") == "error: short")
+    }
+
+    // MARK: - The report
+
+    @Test func theReportHeadingKeepsItsDateOnOneLine() throws {
+        let page = HTMLReport.render(
+            BoxOfficeReport(day: try Day(dashed: "2026-11-21"), films: []), isDemo: true, generated: Date())
+        #expect(page.contains("<h1>Daily box office <span class=\"date\">2026-11-21</span></h1>"))
+        #expect(page.contains(".date{white-space:nowrap}"))
+    }
+
+    @Test func oneScreenIsSingular() {
+        #expect(HTMLReport.counted(1, "screen") == "1 screen")
+        #expect(HTMLReport.counted(0, "screen") == "0 screens")
+        #expect(HTMLReport.counted(1_234, "showing") == "1,234 showings")
+    }
+
+    @Test func thePagesFontsNameAHangulFontOfEachPlatform() throws {
+        let page = HTMLReport.render(
+            BoxOfficeReport(day: try Day(dashed: "2026-11-21"), films: []), isDemo: true, generated: Date())
+        for font in ["Apple SD Gothic Neo", "Malgun Gothic", "Noto Sans CJK KR"] {
+            #expect(page.contains("\"\(font)\""), "\(font)")
+        }
+    }
+
+    @Test(arguments: [
+        (3, "▲3"), (-2, "▼2"), (0, "-"), (1_000, "▲999+"), (Int.min, "▼999+"), (Int.max, "▲999+"),
+    ])
+    func aRankChangeTakesAtMostFiveColumns(change: Int, text: String) {
+        #expect(Renderers.changeText(change) == text)
+    }
+
+    // MARK: - Report destinations
+
+    @Test func reportDestinationsAreAFileAFolderOrStandardOutput() throws {
+        let day = try Day(dashed: "2026-11-21")
+        #expect(ReportFile.destination(for: "-", day: day) == .standardOutput)
+        #expect(
+            ReportFile.destination(for: "page.html", day: day) == .file(URL(fileURLWithPath: "page.html")))
+        #expect(
+            ReportFile.destination(for: "out/", day: day)
+                == .file(URL(fileURLWithPath: "out/boxoffice-2026-11-21.html")))
+        #expect(
+            ReportFile.destination(for: nil, day: day)
+                == .file(URL(fileURLWithPath: "boxoffice-2026-11-21.html")))
+    }
+
+    @Test func aFileSystemErrorIsTheSystemsWordsNotAnNSErrorDump() {
+        let full = NSError(domain: NSCocoaErrorDomain, code: CocoaError.Code.fileWriteOutOfSpace.rawValue)
+        #expect(ReportFile.reason(full) == String(cString: strerror(ENOSPC)))
+        let posix = NSError(
+            domain: NSCocoaErrorDomain, code: 512,
+            userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))])
+        #expect(ReportFile.reason(posix) == String(cString: strerror(EACCES)))
+    }
+}
