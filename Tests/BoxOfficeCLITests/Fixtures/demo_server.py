@@ -26,6 +26,9 @@ where a careless server would echo it):
   Kakao key ending "-ftp"      image URLs with the ftp scheme
   Kakao key ending "-keyurl"   image URLs carrying the Kakao key in their query
   Kakao key ending "-userinfo" image URLs carrying the Kakao key as a password (user:key@host)
+  Kakao key ending "-hugeposter"    posters declaring and sending 1 GiB (/huge-poster/<code>.png)
+  Kakao key ending "-endlessposter" posters that never end, without a length (/endless-poster/<code>.png)
+  Kakao key ending "-gzipposter"    posters of 400 MB gzip-compressed to 400 KB (/gzip-poster/<code>.png)
   KOBIS key ending "-flood"    a chart of 2,000 rows, and 5,000 films (of 100,000) for every search
   KOBIS key ending "-huge"     100,000 films (12 MB) for every search
 """
@@ -193,6 +196,9 @@ class Handler(BaseHTTPRequestHandler):
             body = load(f"kakao/image/{code}.json") if code else None
             text = (body or b'{"documents":[],"meta":{"is_end":true,"pageable_count":0,"total_count":0}}').decode()
             posters = base + ("/notimage" if kakao_key.endswith("-notimage") else "/posters")
+            for mode in ("hugeposter", "endlessposter", "gzipposter"):
+                if kakao_key.endswith("-" + mode):
+                    posters = base + "/" + mode.replace("poster", "-poster")
             if kakao_key.endswith("-ftp"):
                 posters = "ftp://localhost/posters"
             if kakao_key.endswith("-userinfo"):
@@ -203,6 +209,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, text.encode())
         elif url.path.startswith("/posters/"):
             self.send(200, png(url.path), "image/png")
+        elif url.path.startswith(("/huge-poster/", "/endless-poster/", "/gzip-poster/")):
+            self.flood_poster(url.path)
         elif url.path.startswith("/notimage/"):
             self.send(200, b"<html><body>Not a poster</body></html>", "text/html")
         elif url.path == "/requests":
@@ -213,6 +221,34 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(200, json.dumps({"hits": hits.get(query.get("path", ""), 0)}).encode())
         else:
             self.send(404, b'{"errorType":"NotFound","message":"no route"}')
+
+
+    def flood_poster(self, path):
+        """A PNG header, then zeros: 1 GiB with an honest length, endless without one, or 400 MB gzipped."""
+        block = b"\0" * 65536
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        if path.startswith("/huge-poster/"):
+            self.send_header("Content-Length", str(1 << 30))
+        elif path.startswith("/gzip-poster/"):
+            self.send_header("Content-Encoding", "gzip")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        try:
+            if path.startswith("/gzip-poster/"):
+                compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+                self.wfile.write(compressor.compress(b"\x89PNG\r\n\x1a\n"))
+                for _ in range(400_000_000 // len(block)):
+                    self.wfile.write(compressor.compress(block))
+                self.wfile.write(compressor.flush())
+                return
+            self.wfile.write(b"\x89PNG\r\n\x1a\n")
+            sent = 8
+            while not path.startswith("/huge-poster/") or sent < (1 << 30):
+                self.wfile.write(block)
+                sent += len(block)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
 
 class Server(ThreadingHTTPServer):

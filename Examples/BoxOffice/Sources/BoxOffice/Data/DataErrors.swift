@@ -46,7 +46,7 @@ enum DataErrors {
                         + "(not the documented JSON)")
             case .responseTooLarge(let limit):
                 return BoxOfficeError.unreadable(
-                    "the answer was larger than the \(limit) bytes the app reads, so it was not read")
+                    "the answer was larger than the \(limit) bytes the app reads, so it was dropped")
             }
         case let error as URLError where error.code == .cancelled:
             return CancellationError()
