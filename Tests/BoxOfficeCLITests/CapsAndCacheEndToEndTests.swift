@@ -21,7 +21,8 @@ struct CapsAndCacheEndToEndTests {
         // Given a server answering every search with 5,000 films of 100,000, where 20 were asked for
         let server = try await FixtureServer.start(
             script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
-        let environment = live(server, kobisKey: "k-flood", cache: TemporaryFolder().url)
+        let cache = TemporaryFolder()
+        let environment = live(server, kobisKey: "k-flood", cache: cache.url)
         // When
         let table = try await runBoxOffice(["search", "서울"], environment: environment)
         let json = try await runBoxOffice(["search", "서울", "--json"], environment: environment)
@@ -45,9 +46,10 @@ struct CapsAndCacheEndToEndTests {
         // Given a server answering every search with 100,000 films: 12 MB
         let server = try await FixtureServer.start(
             script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let cache = TemporaryFolder()
         // When
         let result = try await runBoxOffice(
-            ["search", "서울"], environment: live(server, kobisKey: "k-huge", cache: TemporaryFolder().url))
+            ["search", "서울"], environment: live(server, kobisKey: "k-huge", cache: cache.url))
         // Then
         #expect(result.status == 1)
         #expect(result.errors.contains("larger than the 1048576 bytes the app reads"))
@@ -73,9 +75,10 @@ struct CapsAndCacheEndToEndTests {
     @Test func theDailyChartOfA2000RowDayShowsTenRowsAndANote() async throws {
         let server = try await FixtureServer.start(
             script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let cache = TemporaryFolder()
         let result = try await runBoxOffice(
             ["daily", "--date", "2026-11-21", "--json"],
-            environment: live(server, kobisKey: "k-flood", cache: TemporaryFolder().url))
+            environment: live(server, kobisKey: "k-flood", cache: cache.url))
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.components(separatedBy: "\"rank\"").count - 1 == 10)
         #expect(result.errors.contains("note: the chart for 2026-11-21 had 1990 rows beyond its top 10"))

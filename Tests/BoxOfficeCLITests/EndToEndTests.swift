@@ -91,9 +91,10 @@ struct EndToEndTests {
     }
 
     @Test func aFilmWithoutAPosterStillPrintsWithAWarning() async throws {
-        // When
+        // When (the folder is held until the test ends, so it is removed then)
+        let cache = TemporaryFolder()
         let result = try await runBoxOffice(
-            ["movie", "20261014", "--json"], environment: ["BOXOFFICE_CACHE_DIR": TemporaryFolder().url.path])
+            ["movie", "20261014", "--json"], environment: ["BOXOFFICE_CACHE_DIR": cache.url.path])
         // Then
         #expect(result.status == 0)
         #expect(result.output.contains("\"poster\" : null"))
@@ -168,7 +169,7 @@ struct EndToEndTests {
         // When port 9 (discard) refuses the connection
         let result = try await runBoxOffice(
             ["daily", "--date", "2026-11-20"],
-            environment: ["KOBIS_API_KEY": "k", "KOBIS_BASE_URL": "http://127.0.0.1:9/kobis"])
+            environment: ["KOBIS_API_KEY": "kkkk", "KOBIS_BASE_URL": "http://127.0.0.1:9/kobis"])
         // Then
         #expect(result.status == 1)
         #expect(result.errors.hasPrefix("error: "))
@@ -176,7 +177,7 @@ struct EndToEndTests {
 
     @Test func aMalformedBaseURLExitsWith1NamingTheVariable() async throws {
         let result = try await runBoxOffice(
-            ["daily"], environment: ["KOBIS_API_KEY": "k", "KOBIS_BASE_URL": "nope"])
+            ["daily"], environment: ["KOBIS_API_KEY": "kkkk", "KOBIS_BASE_URL": "nope"])
         #expect(result.status == 1)
         #expect(result.errors.contains("KOBIS_BASE_URL=\"nope\" is not an http(s) URL"))
     }
@@ -189,8 +190,9 @@ struct EndToEndTests {
             "python3", ProjectPaths.fixtures.appendingPathComponent("drive_browse.py").path,
             ProjectPaths.binary.path,
         ]
+        let cache = TemporaryFolder()
         var environment = ProcessInfo.processInfo.environment
-        environment["BOXOFFICE_CACHE_DIR"] = TemporaryFolder().url.path
+        environment["BOXOFFICE_CACHE_DIR"] = cache.url.path
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -204,6 +206,7 @@ struct EndToEndTests {
 
     @Test func browseFitsASmallWindowRedrawsOnResizeAndExits130OnCtrlC() async throws {
         // When a pty of 100x10 is resized to 60x24, then Ctrl-C is pressed (Fixtures/drive_window.py)
+        let cache = TemporaryFolder()
         let (status, transcript) = try await offThePool { () throws -> (Int32, String) in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -212,7 +215,7 @@ struct EndToEndTests {
                 ProjectPaths.binary.path,
             ]
             var environment = ProcessInfo.processInfo.environment
-            environment["BOXOFFICE_CACHE_DIR"] = TemporaryFolder().url.path
+            environment["BOXOFFICE_CACHE_DIR"] = cache.url.path
             process.environment = environment
             let output = Pipe()
             process.standardOutput = output

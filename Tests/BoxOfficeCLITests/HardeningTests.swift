@@ -124,7 +124,8 @@ struct HardeningTests {
         // Given a KOBIS whose titles carry escape sequences, C1 controls and a bidi override
         let server = try await FixtureServer.start(
             script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
-        let environment = live(server, kobis: "-escape", cache: TemporaryFolder().url)
+        let folder = TemporaryFolder()
+        let environment = live(server, kobis: "-escape", cache: folder.url)
         // When
         let table = try await runBoxOffice(["daily", "--date", "2026-11-20"], environment: environment)
         let json = try await runBoxOffice(
@@ -147,9 +148,10 @@ struct HardeningTests {
         let server = try await FixtureServer.start(
             script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
         // When
+        let folder = TemporaryFolder()
         let result = try await runBoxOffice(
             ["daily", "--date", "2026-11-20"],
-            environment: live(server, kobis: "-500", cache: TemporaryFolder().url))
+            environment: live(server, kobis: "-500", cache: folder.url))
         // Then
         #expect(result.status == 1)
         #expect(result.errors.hasPrefix("error: HTTP 500 from "))
@@ -159,9 +161,10 @@ struct HardeningTests {
     @Test func aKobis404IsNotReportedAsAKakaoError() async throws {
         let server = try await FixtureServer.start(
             script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let folder = TemporaryFolder()
         let result = try await runBoxOffice(
             ["daily", "--date", "2026-11-20"],
-            environment: live(server, kobis: "-404", cache: TemporaryFolder().url))
+            environment: live(server, kobis: "-404", cache: folder.url))
         #expect(result.status == 1)
         #expect(result.errors.hasPrefix("error: HTTP 404 from "))
         #expect(!result.errors.contains("Kakao"))
@@ -218,8 +221,9 @@ struct HardeningTests {
     @Test func anFTPPosterURLIsNotFollowed() async throws {
         let server = try await FixtureServer.start(
             script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let folder = TemporaryFolder()
         let result = try await runBoxOffice(
-            ["movie", "20261006"], environment: live(server, kakao: "-ftp", cache: TemporaryFolder().url))
+            ["movie", "20261006"], environment: live(server, kakao: "-ftp", cache: folder.url))
         #expect(result.status == 0)
         #expect(
             result.errors.contains(
@@ -268,7 +272,7 @@ struct HardeningTests {
     @Test func aHugeEnvironmentValueIsNotEchoedWhole() async throws {
         let result = try await runBoxOffice(
             ["daily"],
-            environment: ["KOBIS_API_KEY": "k", "KOBIS_BASE_URL": String(repeating: "x", count: 100_000)])
+            environment: ["KOBIS_API_KEY": "kkkk", "KOBIS_BASE_URL": String(repeating: "x", count: 100_000)])
         #expect(result.status == 1)
         #expect(result.errors.count < 300)
     }
@@ -277,7 +281,8 @@ struct HardeningTests {
         // Given a key as `$(cat key.txt)` gives it
         let server = try await FixtureServer.start(
             script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
-        var environment = live(server, cache: TemporaryFolder().url)
+        let folder = TemporaryFolder()
+        var environment = live(server, cache: folder.url)
         environment["KAKAO_REST_API_KEY"] = "rest-key\n"
         // When
         let result = try await runBoxOffice(["movie", "20261002", "--json"], environment: environment)

@@ -154,7 +154,8 @@ struct LayoutAndScrubTests {
                     "abc".randomElement(using: &generator) ?? "a"
                 })
             #expect(
-                Output.longestEnding(of: text, thatStarts: Array(key)) == reference(text, key),
+                Output.longestEnding(of: Array(text.utf8), thatStarts: Array(key.utf8))
+                    == reference(text, key),
                 "\(key) \(text)")
         }
     }
@@ -219,5 +220,97 @@ struct LayoutAndScrubTests {
             domain: NSCocoaErrorDomain, code: 512,
             userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))])
         #expect(ReportFile.reason(posix) == String(cString: strerror(EACCES)))
+    }
+
+    // MARK: - Found byte by byte
+
+    @Test func aKeyFollowedByACombiningMarkIsStillScrubbed() {
+        // A combining acute after the key makes its last letter another grapheme, which a Character
+        // comparison would not match.
+        let text = "title " + Self.key + "\u{301} end"
+        let scrubbed = Output.scrub(text, secrets: [Self.key])
+        #expect(!scrubbed.contains(Self.key.prefix(6)))
+        #expect(scrubbed.utf8.starts(with: "title REDACTED\u{301} end".utf8))
+    }
+
+    @Test func everyOccurrenceIsReplacedAsFoundationWouldForASCII() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let key = String(
+                (0..<Int.random(in: 4...6, using: &generator)).map { _ in
+                    "ab".randomElement(using: &generator) ?? "a"
+                })
+            let text = String(
+                (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                    "abc".randomElement(using: &generator) ?? "a"
+                })
+            let replaced = Output.replacingAll(
+                Array(key.utf8), in: Array(text.utf8), with: Array("R".utf8),
+                table: Output.failureTable(Array(key.utf8)))
+            let expected = text.replacingOccurrences(of: key, with: "R")
+            #expect(
+                (replaced.map { String(decoding: $0, as: UTF8.self) } ?? text) == expected, "\(key) \(text)")
+        }
+    }
+
+    // MARK: - Every drawn line fits the width
+
+    @Test func aStyledLineIsCutToTheWidthWithoutCuttingASequence() {
+        let style = Style(isEnabled: true)
+        let line = style.red("error: " + String(repeating: "가", count: 50))
+        let cut = TextWidth.fitStyled(line, to: 20)
+        #expect(TextWidth.of(plain(cut)) <= 20)
+        #expect(cut.hasPrefix("\u{1B}[31merror: "))
+        #expect(cut.hasSuffix("…\u{1B}[0m"))
+        #expect(TextWidth.fitStyled(style.red("short"), to: 20) == style.red("short"))
+    }
+
+    @Test func theFocusWinsOverThePinnedLineWhenOnlyOneFits() {
+        let lines = ScreenFit.lines(
+            top: ["T"], body: ["Rank", "row 1", "row 2"], pinned: 1, focus: 2..<3, bottom: ["q"], rows: 3)
+        #expect(lines == ["T", "row 2", "q"])
+    }
+
+    // MARK: - Keys in the report
+
+    @Test func aKeyWithAnAmpersandOrEndingATitleNeverReachesThePage() throws {
+        // Given keys the page would escape (`&`), and a title ending in the start of one
+        let key = "AB&CDEFGH12"
+        let output = Output(secrets: [key, Self.key])
+        let entries = [
+            DailyBoxOfficeEntry(
+                rank: 1, rankChange: 0, isNew: false, movieCode: "1", title: "영화 " + key, openDate: nil,
+                audienceCount: 1, audienceAccumulated: 1, salesAmount: 0, salesAccumulated: 0, salesShare: 0,
+                screenCount: 1, showCount: 1),
+            DailyBoxOfficeEntry(
+                rank: 2, rankChange: 0, isNew: false, movieCode: "2", title: "영화 " + Self.key.prefix(12),
+                openDate: nil, audienceCount: 1, audienceAccumulated: 1, salesAmount: 0, salesAccumulated: 0,
+                salesShare: 0, screenCount: 1, showCount: 1),
+        ]
+        let report = BoxOfficeReport(
+            day: try Day(dashed: "2026-11-21"),
+            films: entries.map { ReportFilm(entry: $0, details: nil, poster: nil) })
+        // When the page is made as `report` makes it
+        let page = output.scrubbed(
+            HTMLReport.render(
+                ReportScrubbing.scrubbed(report, with: output.scrubbed), isDemo: false, generated: Date()))
+        // Then neither key shows, escaped or in part
+        #expect(!page.contains("AB&amp;CD"))
+        #expect(!page.contains(Self.key.prefix(6)))
+    }
+
+    @Test func aFileWhereTheFolderShouldBeIsNamed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "report-\(UUID().uuidString)")
+        try Data("a file".utf8).write(to: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: ReportFile.Refusal.self) {
+            try ReportFile.check(folder.appendingPathComponent("a.html"))
+        }
+        do {
+            try ReportFile.check(folder.appendingPathComponent("a.html"))
+        } catch {
+            #expect(error.description.hasSuffix("is a file, not a folder"))
+        }
     }
 }

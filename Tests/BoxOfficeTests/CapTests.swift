@@ -8,9 +8,10 @@ import Testing
 /// However much a server sends, the app keeps what it promises to show, and says what it dropped.
 @Suite("The app core: caps on what a server sends")
 struct CapTests {
-    /// KOBIS's chart, as `count` rows ranked 1…count.
-    func chart(rows count: Int) throws -> KobisDailyBoxOfficeResponse {
-        let rows = (1...count).map { rank in
+    /// KOBIS's chart, as `count` rows ranked 1…count, sent best first or, `reversed`, worst first.
+    func chart(rows count: Int, reversed: Bool = false) throws -> KobisDailyBoxOfficeResponse {
+        let ranks = reversed ? Array((1...count).reversed()) : Array(1...count)
+        let rows = ranks.map { rank in
             #"{"rnum":"\#(rank)","rank":"\#(rank)","rankInten":"0","rankOldAndNew":"OLD","movieCd":"\#(20_000_000 + rank)","movieNm":"Film \#(rank)","openDt":"2026-01-01","salesAmt":"1","salesShare":"1.0","salesInten":"0","salesChange":"0","salesAcc":"1","audiCnt":"1","audiInten":"0","audiChange":"0","audiAcc":"1","scrnCnt":"1","showCnt":"1"}"#
         }
         let json =
@@ -27,6 +28,17 @@ struct CapTests {
         // Then
         #expect(mapped.entries.map(\.rank) == Array(1...10))
         #expect(mapped.omittedEntries == 1_990)
+    }
+
+    @Test func theTopTenAreTheBestRanksWhateverOrderTheyCameIn() throws {
+        // Given 50 rows sent worst rank first
+        let response = try chart(rows: 50, reversed: true)
+        // When
+        let mapped = try DailyBoxOffice(day: day("2026-11-20"), response: response)
+        // Then
+        #expect(mapped.entries.map(\.rank) == Array(1...10))
+        #expect(mapped.entries.first?.title == "Film 1")
+        #expect(mapped.omittedEntries == 40)
     }
 
     @Test func aChartOfTenDropsNothing() throws {

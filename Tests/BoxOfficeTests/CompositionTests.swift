@@ -56,7 +56,8 @@ struct CompositionTests {
         // Given
         let folder = TemporaryFolder()
         let live = try AppEnvironment(
-            variables: ["KOBIS_API_KEY": "k", "BOXOFFICE_CACHE_DIR": folder.url.path], forcesOffline: false)
+            variables: ["KOBIS_API_KEY": "kkkk", "BOXOFFICE_CACHE_DIR": folder.url.path], forcesOffline: false
+        )
         let now = Date(timeIntervalSince1970: 1_795_273_200)  // 2026-11-22 00:00 in Seoul
         // Then
         #expect(

@@ -8,10 +8,10 @@ struct HostileInputTests {
     @Test func keysLoseSurroundingSpacesAndLineBreaks() throws {
         // Given keys as `$(cat key.txt)` and a careless paste give them
         let environment = try AppEnvironment(
-            variables: ["KOBIS_API_KEY": " abc\n", "KAKAO_REST_API_KEY": "\tdef\r\n"], forcesOffline: false)
+            variables: ["KOBIS_API_KEY": " abcd\n", "KAKAO_REST_API_KEY": "\tdefg\r\n"], forcesOffline: false)
         // Then
-        #expect(environment.kobisKey == "abc")
-        #expect(environment.kakaoKey == "def")
+        #expect(environment.kobisKey == "abcd")
+        #expect(environment.kakaoKey == "defg")
     }
 
     @Test func aKeyWithALineBreakInsideIsRefusedAndNotShown() {

@@ -17,6 +17,7 @@ struct KeyAndURLRuleTests {
         ("a C1 control", "abc\u{85}def"), ("Hangul", "abc키def"), ("a zero-width space", "abc\u{200B}def"),
         ("a non-breaking space", "abc\u{A0}def"), ("a bidi override", "abc\u{202E}def"),
         ("a key longer than 256 characters", String(repeating: "k", count: 257)),
+        ("a key shorter than 4 characters, too short to hide in what is printed", "abc"),
     ])
     func aKeyOutsidePrintableASCIIIsRefusedWithoutShowingIt(what: String, key: String) {
         // When
@@ -47,6 +48,19 @@ struct KeyAndURLRuleTests {
         // Then
         #expect(thrown?.variable == "KOBIS_BASE_URL")
         #expect(thrown?.description.contains("without a query, fragment or user name") == true)
+    }
+
+    @Test func aRefusedBaseURLIsShownWithoutItsPasswordOrQuery() {
+        let thrown = #expect(throws: ConfigurationError.self) {
+            try AppEnvironment(
+                variables: ["KOBIS_BASE_URL": "https://USER42:PASSWORD42@kobis.example/api?key=KEY42#FRAG42"],
+                forcesOffline: false)
+        }
+        let message = thrown?.description ?? ""
+        #expect(message.contains("kobis.example/api"))
+        for secret in ["PASSWORD42", "KEY42", "USER42", "FRAG42"] {
+            #expect(!message.contains(secret), "\(secret)")
+        }
     }
 
     @Test func aBaseURLWithAPathAndPortIsAccepted() throws {

@@ -101,6 +101,23 @@ struct OfflineCacheTests {
         #expect(origin.calls.values.count == 2)
     }
 
+    @Test func aRefreshGoesPastTheCacheAndReplacesWhatItHeld() async throws {
+        // Given a past chart in the cache
+        let origin = CountingOrigin()
+        let past = today.adding(days: -7)
+        _ = try await repository(origin).dailyBoxOffice(for: past)
+        // When the service corrects a title and the user refreshes
+        origin.title = "검은 바다 (corrected)"
+        let refreshed = try await repository(origin).refreshedDailyBoxOffice(for: past)
+        let afterwards = try await repository(origin).dailyBoxOffice(for: past)
+        // Then the refresh asked the service, and the cache now holds its answer
+        #expect(refreshed.origin == .network)
+        #expect(refreshed.entries.first?.title == "검은 바다 (corrected)")
+        #expect(afterwards.origin != .network)
+        #expect(afterwards.entries.first?.title == "검은 바다 (corrected)")
+        #expect(origin.calls.values.count == 2)
+    }
+
     @Test func aFilmsDetailsAreReadFromDiskAfterARestart() async throws {
         let origin = CountingOrigin()
         _ = try await repository(origin).movieDetails(code: "20261001")

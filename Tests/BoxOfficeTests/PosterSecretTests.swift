@@ -44,6 +44,10 @@ struct PosterSecretTests {
         "https://images.example/poster.png?k=KOBISKEY%30123456789",
         "https://user:\(kobisKey)@images.example/p.png",
         "https://someone@images.example/p.png",
+        // One escape that does not decode must not stop the others from being decoded.
+        "https://images.example/p.png?x=%FF&k=%4BOBISKEY0123456789",
+        // Issued keys are hexadecimal: another letter case carries the same key, in a host name too.
+        "https://kobiskey0123456789.evil.example/p.png", "https://images.example/p.png?k=kakaokey0123456789",
     ])
     func anImageURLCarryingCredentialsIsNeitherFollowedNorCached(imageURL: String) async throws {
         // Given a search result naming an image URL that carries a key or a user
@@ -68,6 +72,35 @@ struct PosterSecretTests {
         for file in cacheFiles(folder.url) {
             #expect(file.range(of: Data("images.example".utf8)) == nil)
         }
+    }
+
+    @Test func anImageURLCachedBeforeTheRuleIsNotFollowedEither() async throws {
+        // Given a search cache written by a run that had no keys to check against
+        let folder = TemporaryFolder()
+        let carrying = "https://images.example/p.png?k=\(Self.kobisKey)"
+        let before = Recorder<String>()
+        let search =
+            #"{"documents":[{"image_url":"\#(carrying)","thumbnail_url":"","width":1,"height":1,"display_sitename":"","doc_url":"","collection":"","datetime":""}],"meta":{"is_end":true,"pageable_count":1,"total_count":1}}"#
+        let session = StubSession { request in
+            before.append(request.url?.absoluteString ?? "")
+            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            let body = request.url?.path.hasSuffix("/v2/search/image") == true ? Data(search.utf8) : png
+            return (body, try StubSession.makeResponse(for: request, status: 200))
+        }
+        let unchecked = PosterProvider(
+            api: KakaoAPI(), searches: NetworkProvider(session: session),
+            images: NetworkProvider(session: session),
+            directory: folder.url)
+        _ = try await unchecked.poster(movieCode: "20261001", title: "별빛 우체국")
+        // When a run with the keys reads that entry from disk
+        let requests = Recorder<String>()
+        let checked = provider(
+            imageURL: "https://images.example/clean.png", requests: requests, folder: folder.url)
+        await #expect(throws: BoxOfficeError.self) {
+            _ = try await checked.poster(movieCode: "20261001", title: "별빛 우체국")
+        }
+        // Then it neither searched again nor followed the cached URL
+        #expect(requests.values.isEmpty)
     }
 
     @Test func aTitleCarryingAKeyIsNotSearchedFor() async throws {

@@ -35,7 +35,7 @@ public enum Arguments {
         boxoffice: Korea's daily box office (KOBIS) with posters (Kakao image search).
 
         USAGE
-          boxoffice [daily] [--date YYYY-MM-DD] [--mode list|grid] [--json] [--offline]
+          boxoffice [daily] [--date YYYY-MM-DD] [--mode list|grid | --json] [--offline]
           boxoffice movie <movieCode> [--json] [--offline]
           boxoffice search <title> [--json] [--offline]
           boxoffice report [--date YYYY-MM-DD] [--output FILE] [--offline]

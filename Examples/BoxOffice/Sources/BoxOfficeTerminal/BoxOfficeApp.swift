@@ -13,7 +13,11 @@ public enum BoxOfficeApp {
     /// - Returns: The exit code.
     public static func run(arguments: [String], variables: [String: String]) async -> Int32 {
         // Until the keys are read, scrub the raw variables, so not even a malformed key is ever shown.
-        let early = Output(secrets: [variables["KOBIS_API_KEY"], variables["KAKAO_REST_API_KEY"]])
+        // Trimmed as AppEnvironment trims them, so a key with a trailing newline is still recognised.
+        let early = Output(
+            secrets: ["KOBIS_API_KEY", "KAKAO_REST_API_KEY"].map {
+                variables[$0]?.trimmingCharacters(in: .whitespacesAndNewlines)
+            })
         let (code, output) = await execute(arguments: arguments, variables: variables, early: early)
         if early.hasFailedToWrite || output.hasFailedToWrite {
             StandardError.write("error: could not write to standard output\n")

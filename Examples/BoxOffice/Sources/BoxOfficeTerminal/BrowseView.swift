@@ -33,6 +33,24 @@ final class BrowseView: BrowsePresenting {
 
     private var style: Style { screenSize.style }
 
+    /// Draws `lines`, each cut to the window's width (so none wraps onto a second row) and no more than
+    /// its height.
+    private func draw(_ lines: [String]) {
+        guard !isClosed else { return }
+        var fitted = lines
+        if let columns = screenSize.columns { fitted = fitted.map { TextWidth.fitStyled($0, to: columns) } }
+        if let rows = screenSize.rows { fitted = Array(fitted.prefix(rows)) }
+        terminal.draw(fitted)
+    }
+
+    /// Set when browse ends: a resize or a binding arriving after the terminal is restored draws nothing.
+    private var isClosed = false
+
+    /// Stops drawing, before the terminal is restored.
+    func close() {
+        isClosed = true
+    }
+
     /// Redraws at the window's new size (SIGWINCH).
     func resize(columns: Int, rows: Int) {
         screenSize.columns = columns
@@ -193,7 +211,7 @@ final class BrowseView: BrowsePresenting {
                         TextWidth.truncate(
                             "error: " + screenSize.line(failure), to: screenSize.columns ?? .max)))
             }
-            terminal.draw(
+            draw(
                 ScreenFit.lines(
                     top: top, body: body, pinned: pinned, focus: focus, bottom: bottom, rows: screenSize.rows)
             )
@@ -206,7 +224,7 @@ final class BrowseView: BrowsePresenting {
             } else {
                 lines = [style.dim("Loading \(screenSize.line(viewModel.movieCode))…")]
             }
-            terminal.draw(
+            draw(
                 ScreenFit.lines(
                     top: [], body: lines, pinned: 1, focus: nil,
                     bottom: [
@@ -214,7 +232,7 @@ final class BrowseView: BrowsePresenting {
                     ],
                     rows: screenSize.rows))
         case .search(let viewModel):
-            terminal.draw(searchLines(viewModel))
+            draw(searchLines(viewModel))
         case nil:
             break
         }

@@ -51,9 +51,11 @@ enum ReportFile {
         }
         var isFolder: ObjCBool = false
         let folder = file.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
-        else {
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw Refusal(description: "its folder \(TerminalText.line(folder)) does not exist")
+        }
+        guard isFolder.boolValue else {
+            throw Refusal(description: "\(TerminalText.line(folder)) is a file, not a folder")
         }
         if let type = try? FileManager.default.attributesOfItem(atPath: file.path)[.type]
             as? FileAttributeType,
@@ -88,6 +90,9 @@ enum ReportFile {
         let posix = [error, error.userInfo[NSUnderlyingErrorKey] as? NSError].compactMap { $0 }
             .first { $0.domain == NSPOSIXErrorDomain }
         if let posix { return String(cString: strerror(Int32(truncatingIfNeeded: posix.code))) }
+        guard error.domain == NSCocoaErrorDomain else {
+            return "the file system refused it (error \(error.code))"
+        }
         switch CocoaError.Code(rawValue: error.code) {
         case .fileWriteOutOfSpace: return String(cString: strerror(ENOSPC))
         case .fileWriteNoPermission: return String(cString: strerror(EACCES))

@@ -11,7 +11,8 @@ enum ScreenFit {
         let room = rows - top.count - bottom.count
         // Not even one body line fits: the top first, then the bottom, cut to the height.
         guard room > 0 else { return Array((top + bottom).prefix(max(rows, 0))) }
-        let kept = min(pinned, body.count, room)
+        // The pinned lines give way to the focus when the room holds not both.
+        let kept = min(pinned, body.count, focus == nil ? room : max(room - 1, 0))
         let scrolled = Array(body.dropFirst(kept))
         let window = room - kept
         var first = 0

@@ -23,7 +23,8 @@ enum SearchRenderer {
             movie.genres.isEmpty ? "-" : movie.genres.joined(separator: ", "),
             movie.directors.isEmpty ? "-" : movie.directors.joined(separator: ", "),
         ].map(screen.line).joined(separator: " · ")
-        let code = " · " + screen.line(movie.movieCode)
+        // A KOBIS code is 8 digits; a server's 5,000-character "code" is cut like any other text.
+        let code = " · " + TextWidth.truncate(screen.line(movie.movieCode), to: 20)
         var parts = (title: title, english: english.isEmpty ? "" : "  " + english, facts: "  " + facts)
         if let columns = screen.columns {
             // What is left for the title and the rest once the marker and the code have their room.

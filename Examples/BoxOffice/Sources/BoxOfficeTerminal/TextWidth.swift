@@ -41,4 +41,49 @@ enum TextWidth {
         }
         return result + "…"
     }
+
+    /// A line that may carry style sequences (`ESC [ … m`), cut to at most `columns` visible columns,
+    /// ending with `…` and a reset when cut. Sequences take no column and are never cut in two.
+    static func fitStyled(_ line: String, to columns: Int) -> String {
+        let scalars = Array(line.unicodeScalars)
+        // Visible width first: most lines fit and are returned as they are.
+        var width = 0
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "\u{1B}" {
+                index = endOfSequence(scalars, from: index)
+                continue
+            }
+            width += self.width(of: scalars[index])
+            index += 1
+        }
+        guard width > columns else { return line }
+        var result = String.UnicodeScalarView()
+        var used = 0
+        index = 0
+        let room = max(columns - 1, 0)
+        while index < scalars.count {
+            if scalars[index] == "\u{1B}" {
+                let end = endOfSequence(scalars, from: index)
+                result.append(contentsOf: scalars[index..<end])
+                index = end
+                continue
+            }
+            let next = self.width(of: scalars[index])
+            if used + next > room { break }
+            result.append(scalars[index])
+            used += next
+            index += 1
+        }
+        return String(result) + (columns > 0 ? "…" : "") + (line.contains("\u{1B}[") ? "\u{1B}[0m" : "")
+    }
+
+    /// The index after the escape sequence starting at `start`: a CSI sequence runs to its final byte.
+    private static func endOfSequence(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+        var index = start + 1
+        guard index < scalars.count, scalars[index] == "[" else { return index }
+        index += 1
+        while index < scalars.count, !(0x40...0x7E).contains(scalars[index].value) { index += 1 }
+        return min(index + 1, scalars.count)
+    }
 }

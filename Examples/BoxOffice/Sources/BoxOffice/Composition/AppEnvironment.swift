@@ -61,7 +61,9 @@ public struct AppEnvironment: Sendable {
         }
         func url(_ name: String, default fallback: URL) throws(ConfigurationError) -> URL {
             guard let text = nonEmpty(name) else { return fallback }
-            guard let url = Self.baseURL(text) else { throw ConfigurationError(variable: name, value: text) }
+            guard let url = Self.baseURL(text) else {
+                throw ConfigurationError(variable: name, value: Self.shownWithoutCredentials(text))
+            }
             if Self.isIPv6Literal(url), !Self.acceptsIPv6Literals {
                 throw ConfigurationError(
                     variable: name, value: text,
@@ -98,12 +100,16 @@ extension AppEnvironment {
     /// The longest key accepted: 256 characters (KOBIS and Kakao issue 32).
     public static let maximumKeyLength = 256
 
-    /// Whether `value` can be an API key: 1 to ``maximumKeyLength`` printable ASCII characters (`!` to
-    /// `~`). Spaces, control characters (C0 and C1), other scripts (Hangul) and invisible characters
+    /// The shortest key accepted: 4 characters, the shortest the app can hide in what it prints (a
+    /// shorter one would be found inside ordinary words).
+    public static let minimumKeyLength = 4
+
+    /// Whether `value` can be an API key: ``minimumKeyLength`` to ``maximumKeyLength`` printable ASCII
+    /// characters (`!` to `~`). Spaces, control characters (C0 and C1), other scripts (Hangul) and invisible characters
     /// (a zero-width space) are refused: no issued key has them, and one could split a header or hide a
     /// key from the scrubbing that keeps it out of everything printed.
     public static func isKey(_ value: String) -> Bool {
-        !value.isEmpty && value.utf8.count <= maximumKeyLength
+        (minimumKeyLength...maximumKeyLength).contains(value.utf8.count)
             && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
@@ -118,6 +124,23 @@ extension AppEnvironment {
             components.fragment == nil
         else { return nil }
         return url
+    }
+
+    /// `text` as an error may show it: a user name and password, a query and a fragment (where a key
+    /// or password may sit) replaced by `REDACTED`; text that is no URL is cut before the first `@`,
+    /// `?` or `#`.
+    static func shownWithoutCredentials(_ text: String) -> String {
+        guard var components = URLComponents(string: text) else {
+            guard let cut = text.firstIndex(where: { "@?#".contains($0) }) else { return text }
+            return String(text[..<cut]) + "…"
+        }
+        if components.user != nil || components.password != nil {
+            components.percentEncodedUser = "REDACTED"
+            components.percentEncodedPassword = nil
+        }
+        if components.query != nil { components.percentEncodedQuery = "REDACTED" }
+        if components.fragment != nil { components.percentEncodedFragment = "REDACTED" }
+        return components.string ?? "REDACTED"
     }
 
     /// Whether `url`'s host is an IPv6 literal, `[::1]`.
@@ -162,7 +185,7 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         guard let value else {
             return
-                "\(variable) is not an API key: a key is 1 to \(AppEnvironment.maximumKeyLength) printable "
+                "\(variable) is not an API key: a key is \(AppEnvironment.minimumKeyLength) to \(AppEnvironment.maximumKeyLength) printable "
                 + "ASCII characters, with no spaces, control characters, other scripts or invisible "
                 + "characters. Set it to the key alone."
         }

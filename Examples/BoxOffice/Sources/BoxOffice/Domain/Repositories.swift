@@ -9,6 +9,17 @@ public protocol BoxOfficeRepository: Sendable {
     /// The chart for `day`.
     /// - Throws: ``BoxOfficeError``; `CancellationError` when cancelled.
     func dailyBoxOffice(for day: Day) async throws -> DailyBoxOffice
+
+    /// The chart for `day` from the service itself, past any cache (a user's refresh).
+    /// - Throws: ``BoxOfficeError``; `CancellationError` when cancelled.
+    func refreshedDailyBoxOffice(for day: Day) async throws -> DailyBoxOffice
+}
+
+extension BoxOfficeRepository {
+    /// ``dailyBoxOffice(for:)``: a repository without a cache has nothing to get past.
+    public func refreshedDailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
+        try await dailyBoxOffice(for: day)
+    }
 }
 
 /// Where a film's details come from.

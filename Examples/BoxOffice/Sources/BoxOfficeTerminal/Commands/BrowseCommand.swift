@@ -33,7 +33,11 @@ extension BoxOfficeApp {
         let resizes = terminal.onResize { columns, rows in
             Task { @MainActor in view.resize(columns: columns, rows: rows) }
         }
-        defer { resizes.cancel() }
+        defer {
+            // Nothing draws once browse ends: not a resize, not a late binding.
+            resizes.cancel()
+            view.close()
+        }
         for await key in RawTerminal.keys() {
             // Ctrl-C quits as an interrupted program does: exit 130 (128 + SIGINT), which a shell script
             // can tell from a user's `q`.

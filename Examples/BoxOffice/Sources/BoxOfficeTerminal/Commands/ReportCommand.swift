@@ -28,13 +28,17 @@ extension BoxOfficeApp {
             return 1
         }
         for problem in viewModel.problems.value { output.warning(problem) }
-        let html = HTMLReport.render(report, isDemo: !environment.isKobisLive, generated: Date())
+        // Each string is scrubbed before the page escapes it, and the page once more as a whole.
+        let html = output.scrubbed(
+            HTMLReport.render(
+                ReportScrubbing.scrubbed(report, with: output.scrubbed), isDemo: !environment.isKobisLive,
+                generated: Date()))
         switch destination {
         case .standardOutput:
             output.print(html)
         case .file(let file):
             do {
-                try ReportFile.write(output.scrubbed(html), to: file)
+                try ReportFile.write(html, to: file)
             } catch {
                 output.error("could not write the report to \(file.path): \(error)")
                 return 1

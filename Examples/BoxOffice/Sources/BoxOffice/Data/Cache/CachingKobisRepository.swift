@@ -61,7 +61,7 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
             return try await origin.dailyBoxOffice(for: day)
         }
         do {
-            let (cached, source) = try await charts.value(forKey: "\(scope) chart \(day.compact)") {
+            let (cached, source) = try await charts.value(forKey: chartKey(day)) {
                 [origin, now, secrets] in
                 let chart = CachedChart(try await origin.dailyBoxOffice(for: day), savedAt: now())
                 try NotKept.unless(chart, carries: secrets)
@@ -75,6 +75,22 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
             return notKept.value.chart(origin: .network)
         }
     }
+
+    /// The chart for `day` from the origin, past the cache, which then keeps it in place of what it held
+    /// (unless it carries a key, or is today's).
+    public func refreshedDailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
+        let today = Day.inKorea(at: now())
+        let chart = CachedChart(try await origin.dailyBoxOffice(for: day), savedAt: now())
+        if let expiration = CachePolicy.chartExpiration(
+            for: day, today: today, isEmpty: chart.entries.isEmpty, savedAt: chart.savedAt),
+            (try? NotKept.unless(chart, carries: secrets)) != nil
+        {
+            await charts.store(chart, forKey: chartKey(day), expiration: expiration)
+        }
+        return chart.chart(origin: .network)
+    }
+
+    private func chartKey(_ day: Day) -> String { "\(scope) chart \(day.compact)" }
 
     /// The details of `code`: from the cache when it holds them, else from the origin, then kept for
     /// ``CachePolicy/movieExpiration(savedAt:)``.

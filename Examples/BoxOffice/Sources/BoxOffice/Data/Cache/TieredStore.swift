@@ -43,6 +43,15 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
         try await value(forKey: key) { LoadedValue(try await load(), expiration: nil) }
     }
 
+    /// Keeps `value` for `key` until `expiration`, replacing what was there. A failed disk store leaves
+    /// the value in memory only: a cache is an optimisation.
+    func store(_ value: Value, forKey key: String, expiration: CacheExpiration) async {
+        switch self {
+        case .tiered(let cache): try? await cache.store(value, forKey: key, expiration: expiration)
+        case .memoryOnly(let memory): memory.store(value, forKey: key, expiration: expiration)
+        }
+    }
+
     /// The file holding `key`'s value, when there is one on disk: a regular file, not a link or pipe
     /// someone put under its name.
     func file(forKey key: String) -> URL? {
@@ -67,8 +76,8 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
         }
     }
 
-    /// Why nothing can be written in `folder`, found by writing and removing a small file (a name the
-    /// disk cache skips); `nil` when it can.
+    /// Why `folder` cannot hold a cache, found by creating, reading back and removing a small file (a
+    /// name the disk cache skips); `nil` when it can.
     static func writeProblem(in folder: URL) -> String? {
         let probe = folder.appendingPathComponent(".write-probe-\(UUID().uuidString)")
         let descriptor = open(probe.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
@@ -76,7 +85,13 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
             return "nothing can be written in \(folder.path): \(String(cString: strerror(errno)))"
         }
         close(descriptor)
-        unlink(probe.path)
+        let reader = open(probe.path, O_RDONLY | O_NOFOLLOW)
+        let readProblem = reader < 0 ? String(cString: strerror(errno)) : nil
+        if reader >= 0 { close(reader) }
+        guard unlink(probe.path) == 0 else {
+            return "files cannot be removed from \(folder.path): \(String(cString: strerror(errno)))"
+        }
+        if let readProblem { return "files cannot be read in \(folder.path): \(readProblem)" }
         return nil
     }
 }

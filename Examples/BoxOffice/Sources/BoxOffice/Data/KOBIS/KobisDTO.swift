@@ -201,7 +201,9 @@ public struct KobisError: Error, Sendable, Equatable, CustomStringConvertible {
     /// KOBIS's message, verbatim (typos included).
     public let message: String
 
-    /// The code of "영화코드가 존재하지 않습니다" (no film with that code).
+    /// The fault code the demo data (and its test server) answer an unknown movie code with, "영화코드가
+    /// 존재하지 않습니다". KOBIS itself was seen answering one with an empty `movieInfo` instead; both
+    /// read as ``BoxOfficeError/notFound(_:)``.
     public static let noSuchMovie = "320011"
 
     /// `KOBIS error 320010: 유효하지않은 키값입니다.`

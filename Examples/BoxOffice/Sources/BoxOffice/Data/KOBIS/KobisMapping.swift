@@ -24,17 +24,28 @@ public struct KobisMappingError: Error, Sendable, Equatable, CustomStringConvert
 
 extension DailyBoxOffice {
     /// The domain chart for `day` from KOBIS's rows: numbers parsed, titles trimmed, a blank `openDt`
-    /// made `nil`. Only the first ``DailyBoxOffice/maximumEntries`` rows are read (KOBIS sends them in
-    /// rank order); the rest are counted in ``DailyBoxOffice/omittedEntries``, unread.
+    /// made `nil`. Only the ``DailyBoxOffice/maximumEntries`` best-ranked rows are read whole (the first
+    /// sent among equal ranks); the rest are counted in ``DailyBoxOffice/omittedEntries``, their ranks
+    /// the only field read.
     /// - Throws: ``KobisMappingError`` naming the first field that is not what KOBIS documents.
     public init(day: Day, response: KobisDailyBoxOfficeResponse) throws(KobisMappingError) {
         let rows = response.boxOfficeResult.dailyBoxOfficeList
+        var ranked: [(rank: Int, index: Int)] = []
+        ranked.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            let rank = try KobisField(location: "row \(index + 1) of \(day)").int(row.rank, "rank")
+            ranked.append((rank, index))
+        }
+        // A server may send its rows in any order: the top ten are the best ranks, not the first rows.
+        let top = ranked.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.prefix(
+            DailyBoxOffice.maximumEntries)
         var entries: [DailyBoxOfficeEntry] = []
-        for (index, row) in rows.prefix(DailyBoxOffice.maximumEntries).enumerated() {
+        for (rank, index) in top {
+            let row = rows[index]
             let field = KobisField(location: "row \(index + 1) of \(day)")
             entries.append(
                 DailyBoxOfficeEntry(
-                    rank: try field.int(row.rank, "rank"),
+                    rank: rank,
                     rankChange: try field.int(row.rankInten, "rankInten"),
                     isNew: row.rankOldAndNew == "NEW",
                     movieCode: row.movieCd.trimmingCharacters(in: .whitespaces),
@@ -48,9 +59,7 @@ extension DailyBoxOffice {
                     screenCount: try field.int(row.scrnCnt, "scrnCnt"),
                     showCount: try field.int(row.showCnt, "showCnt")))
         }
-        self.init(
-            day: day, entries: entries.sorted { $0.rank < $1.rank },
-            omittedEntries: rows.count - entries.count)
+        self.init(day: day, entries: entries, omittedEntries: rows.count - entries.count)
     }
 }
 

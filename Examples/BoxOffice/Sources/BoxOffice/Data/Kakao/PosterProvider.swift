@@ -89,6 +89,11 @@ public final class PosterProvider: PosterProviding {
             }
         }
         guard !found.isEmpty, let url = URL(string: found) else { return nil }
+        // Checked again as read: an entry cached before this rule existed, or by another program, is
+        // never followed either.
+        if secrets.appear(in: found) || CarriedSecrets.hasUserInfo(found) {
+            throw PosterError.carriesCredentials(.imageURL)
+        }
         guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
             throw PosterError.unsupportedURL(scheme: url.scheme ?? "")
         }

@@ -33,7 +33,8 @@ public struct BoxOfficeReport: Sendable, Equatable {
 }
 
 /// Builds the report for a day: the chart (its top ten, ``DailyBoxOffice/maximumEntries``), then every
-/// film's details and poster, four films at a time: at most 21 requests, however many rows a server sends.
+/// film's details and poster, four films at a time: at most 31 requests before retries (a chart, ten
+/// details, ten poster searches and ten downloads), however many rows a server sends.
 ///
 /// A film whose details or poster cannot be had is still in the report (without them), and each such
 /// problem is listed in ``problems``; only a chart that cannot be loaded fails the report.

@@ -52,15 +52,24 @@ public final class DailyBoxOfficeViewModel {
     /// - Returns: The loading task, to await when the caller needs the result.
     @discardableResult
     public func load(_ day: Day) -> Task<Void, Never> {
+        load(day, refreshing: false)
+    }
+
+    private func load(_ day: Day, refreshing: Bool) -> Task<Void, Never> {
         loading?.cancel()
         generation += 1
         let current = generation
         self.day.value = day
         errorMessage.value = nil
+        // The notes were about the chart shown before; they go with it.
+        notes.value = []
         isLoading.value = true
         let task = Task { [repository] in
             do {
-                let chart = try await repository.dailyBoxOffice(for: day)
+                let chart =
+                    refreshing
+                    ? try await repository.refreshedDailyBoxOffice(for: day)
+                    : try await repository.dailyBoxOffice(for: day)
                 guard current == self.generation else { return }
                 self.entries.value = chart.entries
                 self.notes.value = [
@@ -81,9 +90,9 @@ public final class DailyBoxOfficeViewModel {
         return task
     }
 
-    /// Loads the shown day again.
+    /// Loads the shown day again from the service, past any cache.
     @discardableResult
-    public func refresh() -> Task<Void, Never> { load(day.value) }
+    public func refresh() -> Task<Void, Never> { load(day.value, refreshing: true) }
 
     /// Shows the day before.
     @discardableResult
