@@ -174,19 +174,48 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     }
 
     /// Creates a cache with default tiers: memory entries live 5 minutes, disk entries 7 days in
-    /// `directory` (or `<caches>/<app>/CacheKit/<name>`: see ``DiskStorage/Configuration/directory``), at
-    /// most 150 MB on disk.
+    /// `<caches>/<app>/CacheKit/<name>` (see ``DiskStorage/Configuration/directory``), at most 150 MB on
+    /// disk. For a folder of your own, use ``init(directory:clock:)``.
     /// - Parameters:
-    ///   - name: Names the disk folder when `directory` is `nil`; ignored otherwise.
-    ///   - directory: Where disk entries go; `nil` (the default) for the platform caches directory.
+    ///   - name: The disk folder's name under the platform caches directory.
     ///   - clock: The time source of both tiers; ``CacheClock/system`` by default.
     /// - Throws: ``CacheError`` when the disk directory cannot be created.
-    public convenience init(name: String, directory: URL? = nil, clock: CacheClock = .system)
-        throws(CacheError)
-    {
+    public convenience init(name: String, clock: CacheClock = .system) throws(CacheError) {
+        self.init(
+            memory: MemoryStorage(clock: clock),
+            disk: try DiskStorage(configuration: .init(name: name), clock: clock))
+    }
+
+    /// Creates a cache with default tiers in `directory`, or under the caches directory by `name` when
+    /// `directory` is `nil`.
+    /// - Parameters:
+    ///   - name: Names the disk folder when `directory` is `nil`; ignored otherwise.
+    ///   - directory: Where disk entries go; `nil` for the platform caches directory.
+    ///   - clock: The time source of both tiers; ``CacheClock/system`` by default.
+    /// - Throws: ``CacheError`` when the disk directory cannot be created.
+    @available(
+        *, deprecated,
+        message: "use Cache(directory:) for a folder of your own, Cache(name:) for the caches directory"
+    )
+    public convenience init(name: String, directory: URL?, clock: CacheClock = .system) throws(CacheError) {
         self.init(
             memory: MemoryStorage(clock: clock),
             disk: try DiskStorage(configuration: .init(name: name, directory: directory), clock: clock))
+    }
+
+    /// A memory tier in front of a disk tier kept in `directory`, created if needed, each with its default
+    /// limits: the one call for "a cache in this folder".
+    ///
+    /// ```swift
+    /// let artwork = try Cache<Data>(directory: appSupport.appendingPathComponent("Artwork"))
+    /// ```
+    /// - Parameters:
+    ///   - directory: The folder holding the disk entries.
+    ///   - clock: The time source of both tiers; ``CacheClock/system`` by default.
+    /// - Throws: ``CacheError`` when the disk directory cannot be created.
+    public convenience init(directory: URL, clock: CacheClock = .system) throws(CacheError) {
+        self.init(
+            memory: MemoryStorage(clock: clock), disk: try DiskStorage(directory: directory, clock: clock))
     }
 
     // MARK: - Reading

@@ -93,6 +93,20 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         }
     }
 
+    /// Creates a storage that keeps its entries in `directory`, created if needed, with the default limits
+    /// and expiration: the one call for "this folder".
+    ///
+    /// ```swift
+    /// let posters = try DiskStorage<Data>(directory: appSupport.appendingPathComponent("Posters"))
+    /// ```
+    /// - Parameters:
+    ///   - directory: The folder holding the entries.
+    ///   - clock: Where the current time comes from; ``CacheClock/system`` by default.
+    /// - Throws: ``CacheError`` with operation `open` when the directory cannot be created.
+    public convenience init(directory: URL, clock: CacheClock = .system) throws(CacheError) {
+        try self.init(configuration: Configuration(directory: directory), clock: clock)
+    }
+
     /// The file that holds, or would hold, the entry for `key`. The file starts with the value's bytes,
     /// so a cached image can be opened by path.
     /// - Parameter key: The entry's key.

@@ -12,8 +12,12 @@ import Testing
 /// parallel each see only their own overrides, and `Container.shared` is never changed.
 public struct ContainerOverridesTrait: TestTrait, SuiteTrait, TestScoping {
     private let overrides: @Sendable (Container) -> Void
+    /// Makes the container the overrides replace registrations of, once per test; `nil` for
+    /// `Container.current`.
+    private let base: (@Sendable () -> Container)?
 
-    init(overrides: @escaping @Sendable (Container) -> Void) {
+    init(base: (@Sendable () -> Container)? = nil, overrides: @escaping @Sendable (Container) -> Void) {
+        self.base = base
         self.overrides = overrides
     }
 
@@ -29,7 +33,11 @@ public struct ContainerOverridesTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         guard testCase != nil else { return try await function() }
-        try await Container.withOverrides(overrides) { try await function() }
+        if let base {
+            try await Container.withOverrides(of: base(), overrides) { try await function() }
+        } else {
+            try await Container.withOverrides(overrides) { try await function() }
+        }
     }
 }
 
@@ -40,5 +48,24 @@ extension Trait where Self == ContainerOverridesTrait {
     /// - Returns: The trait.
     public static func overriding(_ overrides: @escaping @Sendable (Container) -> Void) -> Self {
         ContainerOverridesTrait(overrides: overrides)
+    }
+
+    /// Runs the test with `Container.current` bound to a child of the container `base` makes (your
+    /// composition root), made afresh for each test, in which `overrides` registered their replacements.
+    ///
+    /// ```swift
+    /// @Test(.overriding(of: { makeAppContainer() }) { $0.register(BoxOfficeRepository.self) { _ in StubRepository() } })
+    /// func theAppsChartShowsTheStub() throws { … }
+    /// ```
+    /// Code resolving from `Container.current` (the property wrappers, by default) sees the overrides;
+    /// an instance the app container shares (a singleton) keeps the dependencies it was made with.
+    /// - Parameters:
+    ///   - base: Makes the app's container; called once per test, so tests share no state.
+    ///   - overrides: Registers the replacements.
+    /// - Returns: The trait.
+    public static func overriding(
+        of base: @escaping @Sendable () -> Container, _ overrides: @escaping @Sendable (Container) -> Void
+    ) -> Self {
+        ContainerOverridesTrait(base: base, overrides: overrides)
     }
 }

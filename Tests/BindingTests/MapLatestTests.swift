@@ -108,4 +108,61 @@ struct MapLatestTests {
         #expect(search.cancelled.values == ["a"])
         #expect(results == nil)
     }
+
+    // MARK: - A loading indicator (Docs/Binding.md)
+
+    /// An answer tagged with the query it answers, as the guide's recipe has it.
+    struct TaggedAnswer: Sendable, Equatable {
+        let query: String
+        let results: [String]
+    }
+
+    @Test func aLoadingFlagDerivedFromTheAnswersQueryStaysOnWhileTheNewerSearchRuns() async throws {
+        // Given the guide's recipe over a search for "a" in flight
+        let search = ControlledSearch()
+        let query = Observable("a")
+        let answers = query.mapLatest(initial: TaggedAnswer(query: "", results: [])) { query in
+            TaggedAnswer(query: query, results: await search.search(query))
+        }
+        let isLoading = query.combineLatest(answers).map { query, answer in answer.query != query }
+        await search.gate(for: "a").waitUntilEntered()
+        #expect(isLoading.value)
+        // When "ab" is typed, and the cancelled search for "a" finishes while "ab" runs
+        query.value = "ab"
+        await search.gate(for: "ab").waitUntilEntered()
+        search.gate(for: "a").open()
+        try #require(await eventually { search.cancelled.values == ["a"] })
+        // Then the flag is still on: the cancelled search's answer never arrived to clear it
+        #expect(isLoading.value)
+        #expect(answers.value.query == "")
+        // And when the search for "ab" answers, the flag goes off with its answer shown
+        search.gate(for: "ab").open()
+        let settled = await isLoading.values.first { !$0 }
+        #expect(settled == false)
+        #expect(answers.value == TaggedAnswer(query: "ab", results: ["result for ab"]))
+    }
+
+    @Test func aFlagClearedByTheClosuresDeferIsClearedByACancelledSearchTooWhichIsWhyTheGuideDerivesIt()
+        async throws
+    {
+        // Given the recipe the guide warns against: a flag set in the closure and cleared by its defer
+        let search = ControlledSearch()
+        let query = Observable("a")
+        let isLoading = Observable(false)
+        let results = query.mapLatest(initial: [String]()) { query in
+            isLoading.value = true
+            defer { isLoading.value = false }
+            return await search.search(query)
+        }
+        await search.gate(for: "a").waitUntilEntered()
+        query.value = "ab"
+        await search.gate(for: "ab").waitUntilEntered()
+        // When the cancelled search for "a" finishes while "ab" still runs
+        search.gate(for: "a").open()
+        try #require(await eventually { search.cancelled.values == ["a"] })
+        try #require(await eventually { !isLoading.value })
+        // Then the flag says nothing is loading while "ab" is: the defect the guide's recipe avoids
+        #expect(results.value.isEmpty)
+        search.gate(for: "ab").open()
+    }
 }

@@ -120,7 +120,7 @@ struct DeinitReentrancyTests {
             _ = cacheBox.values.first?.loadsInFlight
             return Date(timeIntervalSince1970: 1_800_000_000)
         }
-        let cache = try Cache<String>(name: "reentrant", directory: folder.url, clock: clock)
+        let cache = try Cache<String>(directory: folder.url, clock: clock)
         cacheBox.append(cache)
         // When a miss starts a load
         let finished = await Watchdog.finishes {

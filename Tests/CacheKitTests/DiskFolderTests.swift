@@ -13,6 +13,32 @@ struct DiskFolderTests {
         folder = try TemporaryFolder()
     }
 
+    // MARK: - A folder of one's own
+
+    @Test func aDiskStorageMadeForAFolderKeepsItsEntriesThere() async throws {
+        // Given a folder that does not exist yet
+        let directory = folder.url.appendingPathComponent("Posters")
+        // When a storage is made for it and stores an entry
+        let storage = try DiskStorage<String>(directory: directory)
+        try storage.store("poster", forKey: "a")
+        // Then the folder exists and holds the entry's file
+        #expect(storage.directoryURL == directory)
+        #expect(FileManager.default.fileExists(atPath: storage.fileURL(forKey: "a").path))
+        #expect(storage.fileURL(forKey: "a").deletingLastPathComponent().path == directory.path)
+    }
+
+    @Test func aCacheMadeForAFolderHasAMemoryTierInFrontOfADiskTierThere() async throws {
+        // Given
+        let directory = folder.url.appendingPathComponent("Artwork")
+        // When
+        let cache = try Cache<String>(directory: directory)
+        try await cache.store("art", forKey: "k")
+        // Then
+        #expect(cache.memory != nil)
+        #expect(cache.disk?.directoryURL == directory)
+        #expect(cache.disk?.value(forKey: "k") == "art")
+    }
+
     // MARK: - The default folder
 
     @Test func theDefaultFolderIsNamespacedByTheAppsBundleIdentifier() {

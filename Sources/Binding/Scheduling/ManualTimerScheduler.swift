@@ -12,6 +12,10 @@
 /// scheduler.advance(by: .milliseconds(249))   // nothing yet
 /// scheduler.advance(by: .milliseconds(1))     // settled.value == "av"
 /// ```
+///
+/// Only the scheduler's own work is synchronous: a debounce, throttle or delay publishes before
+/// `advance` returns. A value published from another thread, such as a `mapLatest` result (published
+/// when its task finishes), arrives later; await it with `await observable.values.first { … }`.
 public final class ManualTimerScheduler: TimerScheduler {
     private struct Entry: Sendable {
         let due: Duration

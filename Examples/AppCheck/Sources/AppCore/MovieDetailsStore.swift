@@ -25,7 +25,7 @@ nonisolated public final class MovieDetailsStore: Sendable {
     /// Opens the store in `directory`.
     /// - Parameter directory: The folder of the disk tier.
     public init(directory: URL) throws {
-        cache = try Cache<MovieDetails>(name: "details", directory: directory)
+        cache = try Cache<MovieDetails>(directory: directory)
     }
 
     /// The details of `id`, loaded once on a miss.

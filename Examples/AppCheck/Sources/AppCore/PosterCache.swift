@@ -8,7 +8,7 @@ nonisolated public final class PosterCache: Sendable {
     /// Opens the cache in `directory`.
     /// - Parameter directory: The folder of the disk tier.
     public init(directory: URL) throws {
-        cache = try Cache<Data>(name: "posters", directory: directory)
+        cache = try Cache<Data>(directory: directory)
     }
 
     /// The poster at `url`, downloaded on a miss.

@@ -56,3 +56,29 @@ func bindingGuideManualTime(query: Observable<String>) -> Observable<String> {  
     scheduler.advance(by: .milliseconds(250))   // settled.value == "av"
     return settled  //-
 }  //-
+
+/// An answer tagged with the query it answers.
+struct Answer: Sendable, Equatable {
+    let query: String
+    let state: SearchState
+}
+
+extension SearchState: Equatable {}
+
+func bindingGuideLoadingIndicator(  //-
+    settledQuery: Observable<String>, repository: any SearchRepository  //-
+) -> (Observable<Answer>, Observable<Bool>) {  //-
+    let answers = settledQuery.mapLatest(initial: Answer(query: "", state: .idle)) { query in
+        Answer(query: query, state: await repository.search(query))
+    }
+    let isLoading = settledQuery.combineLatest(answers).map { query, answer in answer.query != query }
+    return (answers, isLoading)  //-
+}  //-
+
+func bindingGuideWaitingForMapLatest(  //-
+    scheduler: ManualTimerScheduler, results: Observable<SearchState>  //-
+) async -> SearchState? {  //-
+    scheduler.advance(by: .milliseconds(250))          // the debounce has published "av"
+    let shown = await results.values.first { $0 != .idle }   // mapLatest's task finishes later
+    return shown  //-
+}  //-

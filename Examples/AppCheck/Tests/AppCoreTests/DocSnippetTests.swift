@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 import DIKit  //-
 import DIKitTesting
 import Testing  //-
@@ -8,12 +9,18 @@ func theChartShowsTheStub() async throws {
     #expect(repository is StubRepository)
 }
 
+@Test(.overriding(of: { makeAppContainer() }) { $0.register(BoxOfficeRepository.self) { _ in StubRepository() } })
+func theAppsGraphShowsTheStub() throws {
+    let repository: any BoxOfficeRepository = try Container.current.resolve()   // the stub, over the app's graph
+    #expect(repository is StubRepository)
+}
+
 /// The DIKit guide's testing examples, run as tests.
 protocol BoxOfficeRepository: Sendable {}
 struct StubRepository: BoxOfficeRepository {}
 struct LiveRepository: BoxOfficeRepository {}
 
-@Test func theAppGraphIsComplete() throws {
+@Test @MainActor func theAppGraphIsComplete() throws {
     let report = try makeAppContainer().verify()
     #expect(report.captiveDependencies.isEmpty, "\(report)")
 }
