@@ -32,6 +32,16 @@ public protocol CacheStorage<Value>: Sendable {
 
     /// Removes every entry.
     func removeAllEntries() async throws
+
+    /// Which kind of tier this is, which decides the expiration a ``Cache`` stores into it from
+    /// ``CacheExpirations``: `.memory` takes `expirations.memory`, `.disk` takes `expirations.disk`.
+    /// `.disk` unless the tier says otherwise; an in-memory tier of your own returns `.memory`.
+    var kind: CacheTier { get }
+}
+
+extension CacheStorage {
+    /// `.disk`: a tier of your own takes the disk expiration unless it says it keeps values in memory.
+    public var kind: CacheTier { .disk }
 }
 
 /// A value read from a ``CacheStorage`` tier, with the expiration it has from now on.
@@ -54,6 +64,9 @@ public struct CacheEntry<Value: Sendable>: Sendable {
 }
 
 extension MemoryStorage: CacheStorage where Key == String {
+    /// `.memory`: a ``Cache`` stores into it with ``CacheExpirations/memory``.
+    public var kind: CacheTier { .memory }
+
     /// The live entry for `key`, renewed as ``value(forKey:extendingExpiration:)`` renews it by default.
     /// - Parameter key: The entry's key.
     /// - Returns: The value and its expiration from now on, or `nil`.
@@ -89,6 +102,9 @@ extension MemoryStorage: CacheStorage where Key == String {
 let diskWorkQueue = DispatchQueue(label: "CacheKit.disk", qos: .utility, attributes: .concurrent)
 
 extension DiskStorage: CacheStorage {
+    /// `.disk`: a ``Cache`` stores into it with ``CacheExpirations/disk``.
+    public var kind: CacheTier { .disk }
+
     /// The live entry for `key`, read on CacheKit's disk queue and renewed as
     /// ``value(forKey:extendingExpiration:)`` renews it by default.
     /// - Parameter key: The entry's key.

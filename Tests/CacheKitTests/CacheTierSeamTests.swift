@@ -34,6 +34,26 @@ actor DictionaryTier: CacheStorage {
     }
 }
 
+/// An in-memory tier of the test's own, which says so; it records the expiration of each store.
+final class InMemoryTier: CacheStorage, @unchecked Sendable {
+    // @unchecked Sendable: `stored` is only read or written while holding `lock`.
+    private let lock = NSLock()
+    private var stored: [String: CacheExpiration?] = [:]
+    let declaresMemory: Bool
+
+    init(declaresMemory: Bool) { self.declaresMemory = declaresMemory }
+
+    var kind: CacheTier { declaresMemory ? .memory : .disk }
+
+    func expiration(forKey key: String) -> CacheExpiration?? { lock.withLock { stored[key] } }
+    func cachedEntry(forKey key: String) async -> CacheEntry<String>? { nil }
+    func storeEntry(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
+        lock.withLock { stored[key] = expiration }
+    }
+    func removeEntry(forKey key: String) async throws {}
+    func removeAllEntries() async throws {}
+}
+
 /// A tier whose every write fails.
 struct BrokenTier: CacheStorage {
     struct Down: Error {}
@@ -112,5 +132,26 @@ struct CacheTierSeamTests {
         _ = try await cache.value(forKey: "k") { "loaded" }
         // Then
         #expect(await shared.entries["k"]?.value == "loaded")
+    }
+
+    @Test func anInMemoryTierOfYourOwnGetsTheMemoryExpiration() async throws {
+        // Given a custom tier that says it keeps values in memory, and one that does not say
+        let memoryLike = InMemoryTier(declaresMemory: true)
+        let undeclared = DictionaryTier()
+        let cache = Cache(tiers: [memoryLike, undeclared])
+        // When a value is stored with one expiration for memory and another for disk
+        try await cache.store("v", forKey: "k", expirations: .init(memory: .seconds(60), disk: .days(30)))
+        // Then each tier got the expiration of its kind
+        #expect(memoryLike.expiration(forKey: "k") == .some(.seconds(60)))
+        #expect(await undeclared.entries["k"]?.expiration == .days(30))
+    }
+
+    @Test func cacheKitsOwnTiersSayWhichKindTheyAre() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kind-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(MemoryStorage<String, String>().kind == .memory)
+        #expect(try DiskStorage<String>(directory: folder).kind == .disk)
+        #expect(DictionaryTier().kind == .disk)
     }
 }
