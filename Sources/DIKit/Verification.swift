@@ -1,15 +1,38 @@
-/// What ``Container/verify()`` found besides failures: captive dependencies, and what it could not check.
+/// What ``Container/verify()`` found besides failures: captive dependencies, overrides a shared
+/// instance does not see, and what it could not check.
 public struct VerificationReport: Sendable, CustomStringConvertible {
     /// Each place where an instance captures a dependency that should not live as long as it does.
     public let captiveDependencies: [CaptiveDependency]
+    /// Each override in the verified container that a shared instance made in a parent does not see.
+    public let hiddenOverrides: [HiddenOverride]
     /// Registrations skipped because their factories need runtime arguments (and, for ``Container/verify()``,
     /// the async ones, which ``Container/verifyAsync()`` checks).
     public let skipped: [String]
 
-    /// The captive dependencies, one per line, or a line saying there are none.
+    /// The captive dependencies and hidden overrides, one per line, or a line saying there are none.
     public var description: String {
-        guard !captiveDependencies.isEmpty else { return "DIKit: no captive dependencies." }
-        return captiveDependencies.map(\.description).joined(separator: "\n")
+        let lines = captiveDependencies.map(\.description) + hiddenOverrides.map(\.description)
+        guard !lines.isEmpty else { return "DIKit: no captive dependencies and no hidden overrides." }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// An override the verified container registers that a shared instance does not see: the instance (a
+/// singleton, say) is made in a parent container, so it resolves its dependency there, and keeps the
+/// parent's. Reported by ``Container/verify()`` as a warning; typical in a test that overrides a service
+/// of the app's container while a singleton of the app still uses the real one.
+public struct HiddenOverride: Sendable, Hashable, CustomStringConvertible {
+    /// The shared instance's service and scope: the one that keeps the parent's dependency.
+    public let holder: CaptiveDependency.Step
+    /// The overridden service it depends on.
+    public let dependency: String
+
+    /// `DIKit: hidden override: AppState (singleton) uses the parent's Session, not the override`, with
+    /// what to do about it.
+    public var description: String {
+        "DIKit: hidden override: \(holder.service) (\(holder.scope.rendered)) is made in a parent container "
+            + "and resolves \(dependency) there, so it does not see the override of \(dependency). To fix, "
+            + "override \(holder.service) too, or register it again where you override \(dependency)."
     }
 }
 
@@ -47,6 +70,8 @@ public struct CaptiveDependency: Sendable, Hashable, CustomStringConvertible {
 @usableFromInline
 final class VerificationRecorder: Sendable {
     private let found = Locked<[CaptiveDependency]>([])
+    /// Each dependency resolved for an instance that keeps it, with that holder.
+    private let kept = Locked<[(holder: RegistrationBase, dependency: RegistrationBase)]>([])
 
     /// Records `registration` being resolved below the synchronous frames ending at `parent`.
     func record(_ registration: RegistrationBase, parent: UnsafeMutablePointer<ResolutionFrame>?) {
@@ -85,6 +110,7 @@ final class VerificationRecorder: Sendable {
         let chain = chain.filter { !$0.isForwarding }
         guard let index = chain.firstIndex(where: { $0.scope.keepsInstance }) else { return }
         let holder = chain[index]
+        kept.withLock { $0.append((holder, registration)) }
         guard holder.scope.lifetimeRank > registration.scope.lifetimeRank else { return }
         let links = Array(chain[...index].reversed()) + [registration]
         let display = NameDisplay(links.map(\.description.service))
@@ -95,15 +121,31 @@ final class VerificationRecorder: Sendable {
         found.withLock { if !$0.contains(captive) { $0.append(captive) } }
     }
 
-    /// The report, or the error when any registration failed.
-    func report(failures: [ResolutionError], skipped: [String]) throws(VerificationError)
-        -> VerificationReport
-    {
+    /// The report, or the error when any registration failed. `visible` gives the registration the
+    /// verified container itself resolves for a key: a holder that got another one for its dependency
+    /// was made above an override.
+    func report(
+        failures: [ResolutionError], skipped: [String], visible: (RegistrationKey) -> RegistrationBase?
+    ) throws(VerificationError) -> VerificationReport {
         let captives = found.withLock { $0 }.sorted { $0.description < $1.description }
+        var hidden: [HiddenOverride] = []
+        for (holder, dependency) in kept.withLock({ $0 }) {
+            guard let seen = visible(dependency.key), seen !== dependency, !seen.isForwarding else {
+                continue
+            }
+            let display = NameDisplay([holder.description.service, dependency.description.service])
+            let override = HiddenOverride(
+                holder: CaptiveDependency.Step(
+                    service: display(holder.description.service), scope: holder.scope),
+                dependency: display(dependency.description.service))
+            if !hidden.contains(override) { hidden.append(override) }
+        }
+        hidden.sort { $0.description < $1.description }
         if !failures.isEmpty {
             throw VerificationError(
                 failures: failures, skipped: skipped.sorted(), captiveDependencies: captives)
         }
-        return VerificationReport(captiveDependencies: captives, skipped: skipped.sorted())
+        return VerificationReport(
+            captiveDependencies: captives, hiddenOverrides: hidden, skipped: skipped.sorted())
     }
 }

@@ -14,9 +14,12 @@ public struct ContainerOverridesTrait: TestTrait, SuiteTrait, TestScoping {
     private let overrides: @Sendable (Container) -> Void
     /// Makes the container the overrides replace registrations of, once per test; `nil` for
     /// `Container.current`.
-    private let base: (@Sendable () -> Container)?
+    private let base: (@MainActor @Sendable () -> Container)?
 
-    init(base: (@Sendable () -> Container)? = nil, overrides: @escaping @Sendable (Container) -> Void) {
+    init(
+        base: (@MainActor @Sendable () -> Container)? = nil,
+        overrides: @escaping @Sendable (Container) -> Void
+    ) {
         self.base = base
         self.overrides = overrides
     }
@@ -34,7 +37,9 @@ public struct ContainerOverridesTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         guard testCase != nil else { return try await function() }
         if let base {
-            try await Container.withOverrides(of: base(), overrides) { try await function() }
+            // On the main actor: a composition root often is (Xcode 26 makes it so by default).
+            let app = await MainActor.run { base() }
+            try await Container.withOverrides(of: app, overrides) { try await function() }
         } else {
             try await Container.withOverrides(overrides) { try await function() }
         }
@@ -60,11 +65,13 @@ extension Trait where Self == ContainerOverridesTrait {
     /// Code resolving from `Container.current` (the property wrappers, by default) sees the overrides;
     /// an instance the app container shares (a singleton) keeps the dependencies it was made with.
     /// - Parameters:
-    ///   - base: Makes the app's container; called once per test, so tests share no state.
+    ///   - base: Makes the app's container, on the main actor (where a composition root often is);
+    ///     called once per test, so tests share no state.
     ///   - overrides: Registers the replacements.
     /// - Returns: The trait.
     public static func overriding(
-        of base: @escaping @Sendable () -> Container, _ overrides: @escaping @Sendable (Container) -> Void
+        of base: @escaping @MainActor @Sendable () -> Container,
+        _ overrides: @escaping @Sendable (Container) -> Void
     ) -> Self {
         ContainerOverridesTrait(base: base, overrides: overrides)
     }

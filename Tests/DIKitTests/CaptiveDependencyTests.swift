@@ -100,7 +100,7 @@ struct CaptiveDependencyTests {
         let report = try container.verify()
         // Then
         #expect(report.captiveDependencies.isEmpty)
-        #expect(report.description == "DIKit: no captive dependencies.")
+        #expect(report.description == "DIKit: no captive dependencies and no hidden overrides.")
     }
 
     @Test func verifyAsyncChecksAsyncRegistrationsAndTheirCaptives() async throws {
