@@ -2,15 +2,16 @@ import Foundation
 
 /// Expirations for one entry, per kind of tier.
 public struct CacheExpirations: Sendable, Hashable {
-    /// The expiration in ``MemoryStorage`` tiers; each tier's default when `nil`.
+    /// The expiration in tiers whose ``CacheStorage/kind`` is `.memory` (``MemoryStorage``, and an
+    /// in-memory tier of your own that says so); each tier's default when `nil`.
     public var memory: CacheExpiration?
-    /// The expiration in every other tier (``DiskStorage`` and tiers you plug in); each tier's default
-    /// when `nil`.
+    /// The expiration in every other tier (``DiskStorage``, and tiers you plug in unless they say they
+    /// keep values in memory); each tier's default when `nil`.
     public var disk: CacheExpiration?
 
     /// Creates expirations per kind of tier.
     /// - Parameters:
-    ///   - memory: For ``MemoryStorage`` tiers; their default when `nil`.
+    ///   - memory: For tiers of kind `.memory`; their default when `nil`.
     ///   - disk: For every other tier; their default when `nil`.
     public init(memory: CacheExpiration?, disk: CacheExpiration?) {
         self.memory = memory

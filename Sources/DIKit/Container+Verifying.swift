@@ -8,7 +8,7 @@ extension Container {
     /// Call it in a test, or at launch in debug builds. It runs the real factories, in the copy: the
     /// real container's singletons are not made, but a factory's side effects happen. Async
     /// registrations are left to ``verifyAsync()``.
-    /// - Returns: The captive dependencies found, and the registrations skipped.
+    /// - Returns: The captive dependencies and hidden overrides found, and the registrations skipped.
     /// - Throws: ``VerificationError`` listing every ``ResolutionError`` found, each with its path.
     @discardableResult
     public func verify() throws(VerificationError) -> VerificationReport {
@@ -21,12 +21,17 @@ extension Container {
                 failures.append(error)
             }
         }
-        return try plan.recorder.report(failures: failures, skipped: plan.skipped) { plan.copy.lookup($0)?.0 }
+        return try plan.recorder.report(failures: failures, skipped: plan.skipped) { key in
+            // As resolving looks it up: the nearest container with either kind (sync or async) decides.
+            (key.otherKind.map { plan.copy.lookup(key, orElse: $0) } ?? plan.copy.lookup(key)).map {
+                ObjectIdentifier($0.0)
+            }
+        }
     }
 
     /// ``verify()``, and the async registrations too, awaiting their factories; main-actor factories are
     /// verified on the main actor.
-    /// - Returns: The captive dependencies found, and the registrations skipped.
+    /// - Returns: The captive dependencies and hidden overrides found, and the registrations skipped.
     /// - Throws: ``VerificationError`` listing every ``ResolutionError`` found, each with its path.
     @discardableResult
     public func verifyAsync() async throws(VerificationError) -> VerificationReport {
@@ -45,7 +50,12 @@ extension Container {
                 failures.append(error)
             }
         }
-        return try plan.recorder.report(failures: failures, skipped: plan.skipped) { plan.copy.lookup($0)?.0 }
+        return try plan.recorder.report(failures: failures, skipped: plan.skipped) { key in
+            // As resolving looks it up: the nearest container with either kind (sync or async) decides.
+            (key.otherKind.map { plan.copy.lookup(key, orElse: $0) } ?? plan.copy.lookup(key)).map {
+                ObjectIdentifier($0.0)
+            }
+        }
     }
 
     /// What a verification resolves: a throwaway copy recording captives, the registrations to check in

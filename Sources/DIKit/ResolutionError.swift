@@ -161,11 +161,16 @@ public struct VerificationError: Error, Sendable, CustomStringConvertible {
     public let skipped: [String]
     /// The captive dependencies found among the registrations that did resolve.
     public let captiveDependencies: [CaptiveDependency]
+    /// The hidden overrides found among the registrations that did resolve.
+    public let hiddenOverrides: [HiddenOverride]
 
-    /// All the failures, each with its path, then the captive dependencies, separated by blank lines.
+    /// All the failures, each with its path, then the captive dependencies and hidden overrides,
+    /// separated by blank lines.
     public var description: String {
         let header = "DIKit: \(failures.count) registration(s) failed verification."
-        return ([header] + failures.map(\.description) + captiveDependencies.map(\.description))
+        return
+            ([header] + failures.map(\.description) + captiveDependencies.map(\.description)
+            + hiddenOverrides.map(\.description))
             .joined(separator: "\n\n")
     }
 }

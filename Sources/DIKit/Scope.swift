@@ -16,6 +16,15 @@ public enum Scope: Sendable, Hashable {
     /// custom scope together (a user session on logout); the next resolve then makes a new one.
     case custom(CustomScope)
 
+    /// Whether an instance resolves its dependencies in the container that owns its registration (a
+    /// shared instance), rather than in the container it was asked from.
+    var resolvesFromOwner: Bool {
+        switch self {
+        case .singleton, .weak, .custom: true
+        case .transient, .graph: false
+        }
+    }
+
     /// Whether the container keeps the instance strongly once made.
     var keepsInstance: Bool {
         switch self {

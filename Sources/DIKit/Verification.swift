@@ -3,7 +3,8 @@
 public struct VerificationReport: Sendable, CustomStringConvertible {
     /// Each place where an instance captures a dependency that should not live as long as it does.
     public let captiveDependencies: [CaptiveDependency]
-    /// Each override in the verified container that a shared instance made in a parent does not see.
+    /// Overrides, in the verified container or a parent between it and a shared instance's owner, that
+    /// the instance does not see, among the registrations verified.
     public let hiddenOverrides: [HiddenOverride]
     /// Registrations skipped because their factories need runtime arguments (and, for ``Container/verify()``,
     /// the async ones, which ``Container/verifyAsync()`` checks).
@@ -17,9 +18,8 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     }
 }
 
-/// An override the verified container registers that a shared instance does not see: the instance (a
-/// singleton, say) is made in a parent container, so it resolves its dependency there, and keeps the
-/// parent's. Reported by ``Container/verify()`` as a warning; typical in a test that overrides a service
+/// An override a shared instance does not see: the instance (a singleton, a custom-scope or weak one) is
+/// made in a container above the override, so it resolves its dependency there, and keeps that one. Reported by ``Container/verify()`` as a warning; typical in a test that overrides a service
 /// of the app's container while a singleton of the app still uses the real one.
 public struct HiddenOverride: Sendable, Hashable, CustomStringConvertible {
     /// The shared instance's service and scope: the one that keeps the parent's dependency.
@@ -27,8 +27,8 @@ public struct HiddenOverride: Sendable, Hashable, CustomStringConvertible {
     /// The overridden service it depends on.
     public let dependency: String
 
-    /// `DIKit: hidden override: AppState (singleton) uses the parent's Session, not the override`, with
-    /// what to do about it.
+    /// `DIKit: hidden override: AppState (singleton) is made in a parent container and resolves Session
+    /// there, …`, with what to do about it.
     public var description: String {
         "DIKit: hidden override: \(holder.service) (\(holder.scope.rendered)) is made in a parent container "
             + "and resolves \(dependency) there, so it does not see the override of \(dependency). To fix, "
@@ -66,12 +66,23 @@ public struct CaptiveDependency: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Collects, while ``Container/verify()`` resolves its throwaway copy, every dependency captured by a
-/// longer-lived holder.
+/// longer-lived holder, and every dependency a shared instance resolved where it was made.
 @usableFromInline
 final class VerificationRecorder: Sendable {
     private let found = Locked<[CaptiveDependency]>([])
-    /// Each dependency resolved for an instance that keeps it, with that holder.
-    private let kept = Locked<[(holder: RegistrationBase, dependency: RegistrationBase)]>([])
+    /// Which registration each shared instance resolved for a dependency. Values only, no reference to
+    /// a registration: the throwaway copy, and the instances it made, are released when `verify` ends.
+    private let uses = Locked<Set<DependencyUse>>([])
+
+    /// A shared instance's holder resolving a dependency through one registration.
+    private struct DependencyUse: Hashable, Sendable {
+        let holder: ObjectIdentifier
+        let holderService: TypeName
+        let holderScope: Scope
+        let dependency: ObjectIdentifier
+        let dependencyKey: RegistrationKey
+        let dependencyService: TypeName
+    }
 
     /// Records `registration` being resolved below the synchronous frames ending at `parent`.
     func record(_ registration: RegistrationBase, parent: UnsafeMutablePointer<ResolutionFrame>?) {
@@ -102,15 +113,24 @@ final class VerificationRecorder: Sendable {
         record(registration, holdersInnermostFirst: chain)
     }
 
-    /// Walks up to the nearest holder that keeps its instance, and records a captive dependency when
-    /// that holder outlives `registration`.
+    /// Records which registration the nearest shared holder resolved (for ``HiddenOverride``), then walks
+    /// up to the nearest holder that keeps its instance, and records a captive dependency when that
+    /// holder outlives `registration`.
     private func record(_ registration: RegistrationBase, holdersInnermostFirst chain: [RegistrationBase]) {
+        let chain = chain.filter { !$0.isForwarding }
+        // Singleton, custom and weak instances resolve their dependencies in the container that owns
+        // them; a forwarded type counts too, since an override may replace it.
+        if let holder = chain.first(where: { $0.scope.resolvesFromOwner }) {
+            let use = DependencyUse(
+                holder: ObjectIdentifier(holder), holderService: holder.description.service,
+                holderScope: holder.scope, dependency: ObjectIdentifier(registration),
+                dependencyKey: registration.key, dependencyService: registration.description.service)
+            uses.withLock { _ = $0.insert(use) }
+        }
         // A forwarded type keeps nothing: its target is what a holder captures.
         guard !registration.isForwarding else { return }
-        let chain = chain.filter { !$0.isForwarding }
         guard let index = chain.firstIndex(where: { $0.scope.keepsInstance }) else { return }
         let holder = chain[index]
-        kept.withLock { $0.append((holder, registration)) }
         guard holder.scope.lifetimeRank > registration.scope.lifetimeRank else { return }
         let links = Array(chain[...index].reversed()) + [registration]
         let display = NameDisplay(links.map(\.description.service))
@@ -121,29 +141,30 @@ final class VerificationRecorder: Sendable {
         found.withLock { if !$0.contains(captive) { $0.append(captive) } }
     }
 
-    /// The report, or the error when any registration failed. `visible` gives the registration the
-    /// verified container itself resolves for a key: a holder that got another one for its dependency
-    /// was made above an override.
+    /// The report, or the error when any registration failed. `visible` gives the identity of the
+    /// registration the verified container itself resolves for a key: a holder that resolved another
+    /// one for its dependency was made above an override.
     func report(
-        failures: [ResolutionError], skipped: [String], visible: (RegistrationKey) -> RegistrationBase?
+        failures: [ResolutionError], skipped: [String], visible: (RegistrationKey) -> ObjectIdentifier?
     ) throws(VerificationError) -> VerificationReport {
         let captives = found.withLock { $0 }.sorted { $0.description < $1.description }
-        var hidden: [HiddenOverride] = []
-        for (holder, dependency) in kept.withLock({ $0 }) {
-            guard let seen = visible(dependency.key), seen !== dependency, !seen.isForwarding else {
-                continue
-            }
-            let display = NameDisplay([holder.description.service, dependency.description.service])
-            let override = HiddenOverride(
-                holder: CaptiveDependency.Step(
-                    service: display(holder.description.service), scope: holder.scope),
-                dependency: display(dependency.description.service))
-            if !hidden.contains(override) { hidden.append(override) }
+        let hiddenUses = uses.withLock { uses -> [DependencyUse] in
+            defer { uses = [] }
+            return Array(uses)
         }
-        hidden.sort { $0.description < $1.description }
+        .filter { use in visible(use.dependencyKey).map { $0 != use.dependency } ?? false }
+        let display = NameDisplay(hiddenUses.flatMap { [$0.holderService, $0.dependencyService] })
+        let hidden = Set(
+            hiddenUses.map {
+                HiddenOverride(
+                    holder: CaptiveDependency.Step(service: display($0.holderService), scope: $0.holderScope),
+                    dependency: display($0.dependencyService))
+            }
+        ).sorted { $0.description < $1.description }
         if !failures.isEmpty {
             throw VerificationError(
-                failures: failures, skipped: skipped.sorted(), captiveDependencies: captives)
+                failures: failures, skipped: skipped.sorted(), captiveDependencies: captives,
+                hiddenOverrides: hidden)
         }
         return VerificationReport(
             captiveDependencies: captives, hiddenOverrides: hidden, skipped: skipped.sorted())

@@ -34,7 +34,8 @@ struct DiskFolderTests {
         let cache = try Cache<String>(directory: directory)
         try await cache.store("art", forKey: "k")
         // Then
-        #expect(cache.memory != nil)
+        #expect(cache.tiers.count == 2)
+        #expect(cache.tiers.first is MemoryStorage<String, String>)
         #expect(cache.disk?.directoryURL == directory)
         #expect(cache.disk?.value(forKey: "k") == "art")
     }
