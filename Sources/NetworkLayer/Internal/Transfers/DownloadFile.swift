@@ -27,7 +27,7 @@ import Foundation
 /// a write. The file is created anew (never an existing one), and reopened for a resume only if it is
 /// still the same regular file, with one link and at least the bytes counted.
 final class DownloadFile: Sendable {
-    private struct State: Sendable {
+    struct State: Sendable {
         var descriptor: Int32 = -1
         /// The file this download created, by device and inode.
         var identity: FileCalls.Identity?
@@ -64,11 +64,11 @@ final class DownloadFile: Sendable {
 
     /// A hidden file beside the destination, unique to this download, moved into place at the end.
     let partURL: URL
-    private let state = Locked(State())
-    private let writer = DispatchQueue(label: "NetworkLayer.DownloadFile")
-    private let writeChunk: @Sendable (Data, Int32) -> NetworkError?
+    let state = Locked(State())
+    let writer = DispatchQueue(label: "NetworkLayer.DownloadFile")
+    let writeChunk: @Sendable (Data, Int32) -> NetworkError?
     /// How many bytes wait before the writer is woken: once per 512 KiB, not per 16 KB chunk.
-    private static let batchBytes: Int64 = 512 << 10
+    static let batchBytes: Int64 = 512 << 10
 
     /// - Parameters:
     ///   - destination: The file the download ends in; the partial file is a hidden, unique file beside
@@ -240,7 +240,7 @@ final class DownloadFile: Sendable {
 
     /// Whether `range` continues the file still open, without a gap or an overlap; then it is taken as
     /// the current answer.
-    private func continues(with range: ContentRange, validator: String?) throws -> Bool {
+    func continues(with range: ContentRange, validator: String?) throws -> Bool {
         try state.withLock { state in
             guard !state.isDiscarded else { throw CancellationError() }
             if let error = state.writeError { throw error }
@@ -252,7 +252,7 @@ final class DownloadFile: Sendable {
         }
     }
 
-    private func openNow(_ head: HTTPURLResponse, range: ContentRange?) throws {
+    func openNow(_ head: HTTPURLResponse, range: ContentRange?) throws {
         let headers = head.headerFields
         try state.withLock { state in
             FileCalls.closeFile(&state.descriptor)
@@ -312,7 +312,7 @@ final class DownloadFile: Sendable {
 
     /// The partial file opened again, or `nil` when it is gone or no longer the file written (another
     /// file, a link, a FIFO: the download starts over); other failures (too many open files) are thrown.
-    private static func reopened(_ url: URL, as identity: FileCalls.Identity, keeping length: Int64) throws
+    static func reopened(_ url: URL, as identity: FileCalls.Identity, keeping length: Int64) throws
         -> Int32?
     {
         do {
@@ -322,139 +322,5 @@ final class DownloadFile: Sendable {
         {
             return nil
         }
-    }
-
-    /// Hands `data` to the writer; throws the error of an earlier write that failed (a full disk).
-    /// Bytes past the end of a `206`'s `Content-Range` are not written: the transfer fails, and a resume
-    /// asks for what follows the range.
-    func write(_ data: Data) throws {
-        guard !data.isEmpty else { return }
-        let (startsDrain, overruns) = try state.withLock { state -> (Bool, Bool) in
-            if let error = state.writeError { throw error }
-            guard state.descriptor >= 0 else { return (false, false) }
-            var data = data
-            let room = state.answerEnd.map { $0 - state.received } ?? Int64.max
-            let overruns = Int64(data.count) > room
-            if overruns { data = data.prefix(Int(clamping: max(0, room))) }
-            if !data.isEmpty {
-                state.queued.append(data)
-                state.queuedBytes += Int64(data.count)
-            }
-            guard !state.isDraining, state.queuedBytes >= Self.batchBytes else { return (false, overruns) }
-            state.isDraining = true
-            return (true, overruns)
-        }
-        if startsDrain { writer.async { self.drain() } }
-        if overruns { throw NetworkError.transport(URLError(.cannotParseResponse)) }
-    }
-
-    /// Writes what is queued until nothing is. After a failed write the rest is dropped, and so is a
-    /// chunk that arrives after its file was closed (a transfer ending as it is delivered).
-    private func drain() {
-        while true {
-            let next = state.withLock { state -> ([Data], Int32)? in
-                guard !state.queued.isEmpty else {
-                    state.isDraining = false
-                    return nil
-                }
-                defer { state.queued = [] }
-                guard state.descriptor >= 0 else {
-                    state.queuedBytes = 0
-                    return ([], -1)
-                }
-                return (state.queued, state.descriptor)
-            }
-            guard let (chunks, descriptor) = next else { return }
-            for chunk in chunks {
-                let failure = writeChunk(chunk, descriptor)
-                let stop = state.withLock { state -> Bool in
-                    // Discarded while this batch was written: the rest is not worth writing.
-                    if state.isDiscarded { return true }
-                    state.queuedBytes -= Int64(chunk.count)
-                    if let failure {
-                        state.writeError = state.writeError ?? failure
-                        state.queuedBytes = 0
-                        state.queued = []
-                        // Closed, so no later answer continues after the failed write's partial bytes:
-                        // one that opens the file again cuts it back to the bytes counted.
-                        FileCalls.closeFile(&state.descriptor)
-                        return true
-                    }
-                    state.written += Int64(chunk.count)
-                    return false
-                }
-                if stop { break }
-            }
-        }
-    }
-
-    /// Waits for every chunk handed over, then throws the error of a write that failed: what the last
-    /// chunks of a body, written after the transfer ended, report through.
-    func flush() async throws {
-        let error = await onWriter {
-            self.drain()
-            return self.state.withLock { $0.writeError }
-        }
-        if let error { throw error }
-    }
-
-    /// Waits for the writes, closes the file and throws the error of a write or of the close that failed.
-    func finishWriting() async throws {
-        let error = await onWriter {
-            self.drain()
-            return self.state.withLock { state -> NetworkError? in
-                let closed = FileCalls.closeFile(&state.descriptor)
-                return state.writeError ?? closed
-            }
-        }
-        if let error { throw error }
-    }
-
-    private func onWriter<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            writer.async { continuation.resume(returning: body()) }
-        }
-    }
-
-    /// Closes the file once the writes before it are done (the partial file stays for a resume); from
-    /// now on, an answer opens it again instead of continuing it.
-    func close() {
-        state.withLock { $0.isClosing = true }
-        writer.async {
-            self.drain()
-            self.state.withLock { state in
-                // A deferred failure (a network file system) shows when the file is closed.
-                if let failure = FileCalls.closeFile(&state.descriptor) {
-                    state.writeError = state.writeError ?? failure
-                }
-            }
-        }
-    }
-
-    /// Moves the finished file to `destination`, replacing what is there, in one step (call after
-    /// ``finishWriting()``), if the partial file is still the one this download wrote.
-    func move(to destination: URL) throws {
-        guard let identity = state.withLock({ $0.identity }), FileCalls.isStill(partURL, identity) else {
-            throw NetworkError.file(POSIXError(.ENOENT))
-        }
-        try FileCalls.replace(destination, with: partURL)
-    }
-
-    /// Drops the chunks not yet written and removes the partial file (only if it is still the one this
-    /// download created); later attempts to open it fail.
-    func discard() async {
-        // At once, not after the writes queued before: a cancelled download does not wait for its backlog.
-        state.withLock { state in
-            state.isDiscarded = true
-            state.queued = []
-            state.queuedBytes = 0
-        }
-        let identity = await onWriter {
-            self.state.withLock { state in
-                FileCalls.closeFile(&state.descriptor)
-                return state.identity
-            }
-        }
-        if let identity { FileCalls.remove(partURL, ifStill: identity) }
     }
 }
