@@ -23,9 +23,7 @@ extension Container {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        let child = current.makeChild()
-        overrides(child)
-        return try await $current.withValue(child, operation: operation, isolation: isolation)
+        try await withOverrides(of: current, overrides, isolation: isolation, operation: operation)
     }
 
     /// Runs `operation` with ``current`` bound to a child of `base`, the container your composition root
@@ -89,8 +87,6 @@ extension Container {
         _ overrides: (Container) -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        let child = current.makeChild()
-        overrides(child)
-        return try $current.withValue(child, operation: operation)
+        try withOverrides(of: current, overrides, operation: operation)
     }
 }

@@ -19,8 +19,9 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
 }
 
 /// An override a shared instance does not see: the instance (a singleton, a custom-scope or weak one) is
-/// made in a container above the override, so it resolves its dependency there, and keeps that one. Reported by ``Container/verify()`` as a warning; typical in a test that overrides a service
-/// of the app's container while a singleton of the app still uses the real one.
+/// made in a container above the override, so it resolves its dependency there, and keeps that one.
+/// Reported by ``Container/verify()`` as a warning; typical in a test that overrides a service of the
+/// app's container while a singleton of the app still uses the real one.
 public struct HiddenOverride: Sendable, Hashable, CustomStringConvertible {
     /// The shared instance's service and scope: the one that keeps the parent's dependency.
     public let holder: CaptiveDependency.Step

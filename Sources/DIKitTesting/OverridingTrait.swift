@@ -36,13 +36,11 @@ public struct ContainerOverridesTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         guard testCase != nil else { return try await function() }
-        if let base {
-            // On the main actor: a composition root often is (Xcode 26 makes it so by default).
-            let app = await MainActor.run { base() }
-            try await Container.withOverrides(of: app, overrides) { try await function() }
-        } else {
-            try await Container.withOverrides(overrides) { try await function() }
-        }
+        // The app's container is made on the main actor, where a composition root often is (Xcode 26
+        // makes it so by default); without one, the overrides go over `Container.current`.
+        var container = Container.current
+        if let base { container = await MainActor.run { base() } }
+        try await Container.withOverrides(of: container, overrides) { try await function() }
     }
 }
 

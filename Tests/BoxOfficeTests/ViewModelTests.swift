@@ -55,9 +55,50 @@ struct StubFailure: Error, CustomStringConvertible {
     var description: String { "the stub failed" }
 }
 
+/// A repository that records whether a chart was asked for or refreshed, and answers a chart from which
+/// two rows past the top ten were dropped.
+final class RefreshRecordingRepository: BoxOfficeRepository, @unchecked Sendable {
+    // @unchecked Sendable: `calls` is a Recorder (locked); nothing else is stored.
+    let calls = Recorder<String>()
+
+    func dailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
+        calls.append("chart")
+        return DailyBoxOffice(day: day, entries: [GatedRepository.entry(title: "a")], omittedEntries: 2)
+    }
+
+    func refreshedDailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
+        calls.append("refreshed")
+        return DailyBoxOffice(day: day, entries: [GatedRepository.entry(title: "a")])
+    }
+}
+
 @MainActor
 @Suite("DailyBoxOfficeViewModel")
 struct DailyBoxOfficeViewModelTests {
+    @Test func refreshAsksPastTheCacheWhereLoadingAsksForTheChart() async {
+        // Given
+        let repository = RefreshRecordingRepository()
+        let viewModel = DailyBoxOfficeViewModel(repository: repository, day: day("2026-11-20"))
+        // When
+        await viewModel.load(day("2026-11-20")).value
+        await viewModel.refresh().value
+        // Then
+        #expect(repository.calls.values == ["chart", "refreshed"])
+    }
+
+    @Test func theNotesOfTheChartShownGoWhenAnotherDayLoads() async {
+        // Given a chart shown with a note about the rows it dropped
+        let viewModel = DailyBoxOfficeViewModel(
+            repository: RefreshRecordingRepository(), day: day("2026-11-20"))
+        await viewModel.load(day("2026-11-20")).value
+        #expect(viewModel.notes.value.count == 1)
+        // When another day starts loading
+        let loading = viewModel.load(day("2026-11-21"))
+        // Then the note about the old chart is gone at once, while the new one loads
+        #expect(viewModel.notes.value.isEmpty)
+        await loading.value
+    }
+
     @Test func loadingGoesFromIdleToLoadingToIdleWithTheEntries() async {
         // Given a view observing the loading state
         let repository = GatedRepository()

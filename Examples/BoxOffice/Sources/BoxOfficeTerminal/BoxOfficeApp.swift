@@ -48,7 +48,7 @@ public enum BoxOfficeApp {
             early.error("\(error)")
             return (1, early)
         }
-        let output = Output(secrets: [environment.kobisKey, environment.kakaoKey])
+        let output = Output(secrets: environment.keys)
         return (
             await execute(invocation, environment: environment, variables: variables, output: output), output
         )

@@ -194,9 +194,7 @@ final class BrowseView: BrowsePresenting {
                 }
             }
             var bottom = [""]
-            bottom += viewModel.notes.value.map {
-                style.dim(TextWidth.truncate("note: " + screenSize.line($0), to: screenSize.columns ?? .max))
-            }
+            bottom += viewModel.notes.value.map { style.dim("note: " + screenSize.line($0)) }
             bottom.append(
                 style.dim(
                     ScreenFit.hints(
@@ -205,12 +203,7 @@ final class BrowseView: BrowsePresenting {
                             "q quit",
                         ],
                         columns: screenSize.columns)))
-            if let failure {
-                bottom.append(
-                    style.red(
-                        TextWidth.truncate(
-                            "error: " + screenSize.line(failure), to: screenSize.columns ?? .max)))
-            }
+            if let failure { bottom.append(style.red("error: " + screenSize.line(failure))) }
             draw(
                 ScreenFit.lines(
                     top: top, body: body, pinned: pinned, focus: focus, bottom: bottom, rows: screenSize.rows)

@@ -33,10 +33,8 @@ struct Screen {
         if let text = environment["LINES"], let value = Int(text), (1...10_000).contains(value) {
             return value
         }
-        var size = winsize()
-        guard isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0
-        else { return nil }
-        return Int(size.ws_row)
+        guard let rows = windowSize()?.rows, rows > 0 else { return nil }
+        return rows
     }
 
     /// The terminal's width: `COLUMNS` when it holds a sensible number, else the width standard output
@@ -45,9 +43,17 @@ struct Screen {
         if let text = environment["COLUMNS"], let value = Int(text), (1...10_000).contains(value) {
             return value
         }
+        guard let columns = windowSize()?.columns, columns > 0 else { return nil }
+        return columns
+    }
+
+    /// The window of standard output's terminal as it reports it now, or `nil` when standard output is
+    /// not a terminal (read again on a resize).
+    static func windowSize() -> (columns: Int, rows: Int)? {
         var size = winsize()
-        guard isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0
-        else { return nil }
-        return Int(size.ws_col)
+        guard isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else {
+            return nil
+        }
+        return (Int(size.ws_col), Int(size.ws_row))
     }
 }

@@ -125,15 +125,6 @@ final class RawTerminal: @unchecked Sendable {
         Self.watchResizes(handler)
     }
 
-    /// The window's size as standard output's terminal reports it, or `nil`.
-    static func windowSize() -> (columns: Int, rows: Int)? {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
-            return nil
-        }
-        return (Int(size.ws_col), Int(size.ws_row))
-    }
-
     /// Built in a nonisolated function so the handler is not inferred to be main-actor isolated.
     private static func watchResizes(
         _ handler: @escaping @Sendable (_ columns: Int, _ rows: Int) -> Void
@@ -141,7 +132,9 @@ final class RawTerminal: @unchecked Sendable {
         signal(SIGWINCH, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         source.setEventHandler {
-            if let size = windowSize() { handler(size.columns, size.rows) }
+            if let size = Screen.windowSize(), size.columns > 0, size.rows > 0 {
+                handler(size.columns, size.rows)
+            }
         }
         source.resume()
         return source

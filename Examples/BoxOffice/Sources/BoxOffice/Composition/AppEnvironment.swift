@@ -22,6 +22,8 @@ public struct AppEnvironment: Sendable {
     public var isKobisLive: Bool { !forcesOffline && kobisKey != nil }
     /// Whether Kakao is called for real.
     public var isKakaoLive: Bool { !forcesOffline && kakaoKey != nil }
+    /// The keys set, which nothing printed, cached or sent to another host may carry.
+    public var keys: [String] { [kobisKey, kakaoKey].compactMap { $0 } }
 
     /// The variables the app reads, for `--help`.
     public static let variables: [(name: String, meaning: String)] = [
@@ -105,9 +107,9 @@ extension AppEnvironment {
     public static let minimumKeyLength = 4
 
     /// Whether `value` can be an API key: ``minimumKeyLength`` to ``maximumKeyLength`` printable ASCII
-    /// characters (`!` to `~`). Spaces, control characters (C0 and C1), other scripts (Hangul) and invisible characters
-    /// (a zero-width space) are refused: no issued key has them, and one could split a header or hide a
-    /// key from the scrubbing that keeps it out of everything printed.
+    /// characters (`!` to `~`). Spaces, control characters (C0 and C1), other scripts (Hangul) and
+    /// invisible characters (a zero-width space) are refused: no issued key has them, and one could split
+    /// a header or hide a key from the scrubbing that keeps it out of everything printed.
     public static func isKey(_ value: String) -> Bool {
         (minimumKeyLength...maximumKeyLength).contains(value.utf8.count)
             && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
@@ -184,10 +186,9 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// One line naming the variable and the fix.
     public var description: String {
         guard let value else {
-            return
-                "\(variable) is not an API key: a key is \(AppEnvironment.minimumKeyLength) to \(AppEnvironment.maximumKeyLength) printable "
-                + "ASCII characters, with no spaces, control characters, other scripts or invisible "
-                + "characters. Set it to the key alone."
+            let lengths = "\(AppEnvironment.minimumKeyLength) to \(AppEnvironment.maximumKeyLength)"
+            return "\(variable) is not an API key: a key is \(lengths) printable ASCII characters, with no "
+                + "spaces, control characters, other scripts or invisible characters. Set it to the key alone."
         }
         // A value from the environment is shown cut to 60 characters: enough to recognise, never a flood.
         let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value

@@ -62,7 +62,7 @@ public enum CompositionRoot {
                 origin: try resolver.resolve(KobisBoxOfficeRepository.self),
                 directory: environment.cacheDirectory.appendingPathComponent("kobis"),
                 scope: environment.kobisBaseURL.absoluteString,
-                secrets: [environment.kobisKey, environment.kakaoKey].compactMap { $0 }, warn: warn)
+                secrets: environment.keys, warn: warn)
         }
         // Live, charts and details go through the cache; the demo data is already on disk, and caching
         // it would only mix it with live values.
@@ -80,7 +80,7 @@ public enum CompositionRoot {
             return PosterProvider(
                 api: kakaoAPI(environment), searches: try resolver.resolve(name: "kakao"),
                 images: try resolver.resolve(name: "images"), directory: environment.cacheDirectory,
-                secrets: [environment.kobisKey, environment.kakaoKey].compactMap { $0 }, warn: warn)
+                secrets: environment.keys, warn: warn)
         }
         // View models are @MainActor: their factories run on the main actor, checked by the compiler.
         container.registerOnMainActor(DailyBoxOfficeViewModel.self) { @MainActor (resolver, day: Day) in

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a person should be told about a chart beside its rows.
 public enum ChartNotes {
-    /// "the service sent N rows beyond the top ten; they are left out", or `nil` when it sent none.
+    /// "the chart for D had N rows beyond its top 10; they are left out", or `nil` when it had none.
     public static func omitted(_ chart: DailyBoxOffice) -> String? {
         guard chart.omittedEntries > 0 else { return nil }
         let rows = chart.omittedEntries == 1 ? "1 row" : "\(chart.omittedEntries) rows"
@@ -10,7 +10,8 @@ public enum ChartNotes {
             + "they are left out"
     }
 
-    /// "the chart for D came from the cache, saved T", or `nil` when it came from the network.
+    /// "<subject> came from the cache (saved T), not the network", or `nil` when it came from the
+    /// network.
     public static func origin(_ origin: DataOrigin, of subject: String) -> String? {
         guard case .cache(let savedAt) = origin else { return nil }
         return "\(subject) came from the cache (saved \(timestamp(savedAt))), not the network"
