@@ -12,9 +12,9 @@ extension Cache {
         await lookup(forKey: key)?.value
     }
 
-    /// Like ``value(forKey:)``, and also says which tier answered.
+    /// Like ``value(forKey:)``, and also says which kind of tier answered.
     /// - Parameter key: The entry's key.
-    /// - Returns: The value and its source, or `nil`.
+    /// - Returns: The value and the kind of tier that had it, or `nil`.
     public func lookup(forKey key: String) async -> CachedValue<Value>? {
         if let hit = frontHit(key) { return hit }
         return await lookupBehindFront(key)
@@ -23,7 +23,7 @@ extension Cache {
     /// A hit in the front memory tier: no lane, no suspension.
     func frontHit(_ key: String) -> CachedValue<Value>? {
         guard let front, let hit = front.entry(forKey: key, extending: .cacheTime) else { return nil }
-        return CachedValue(value: hit.value, source: .memory)
+        return CachedValue(value: hit.value, tier: .memory)
     }
 
     /// The tiers behind the front one, holding the key's lane. A cancelled caller leaves the lane's line
@@ -36,26 +36,20 @@ extension Cache {
         // A store or load of the key may have reached the front memory tier while this caller waited for
         // the lane: served from there, not moved forward again from a later tier. Its miss was counted.
         if let front, let hit = front.entry(forKey: key, extending: .cacheTime, countingMiss: false) {
-            return CachedValue(value: hit.value, source: .memory)
+            return CachedValue(value: hit.value, tier: .memory)
         }
         for (position, tier) in tiers.enumerated().dropFirst(front == nil ? 0 : 1) {
-            guard let found = await tier.cachedEntry(forKey: key) else { continue }
+            guard let found = await tier.entry(forKey: key) else { continue }
             if position > 0 {
                 if let hook = beforePromoting.withLock({ $0 }) { await hook(key) }
                 for earlier in tiers[..<position] {
                     // A tier in front that cannot take it is not the caller's failure: it got its value.
-                    try? await earlier.storeEntry(found.value, forKey: key, expiration: found.expiration)
+                    try? await earlier.store(found.value, forKey: key, expiration: found.expiration)
                 }
             }
-            return CachedValue(value: found.value, source: Self.source(of: tier))
+            return CachedValue(value: found.value, tier: tier.kind)
         }
         return nil
-    }
-
-    static func source(of tier: any CacheStorage<Value>) -> CacheSource {
-        if tier is MemoryStorage<String, Value> { return .memory }
-        if tier is DiskStorage<Value> { return .disk }
-        return .custom
     }
 
     /// The cached value for `key`, or the result of `load`, which is then stored in every tier with each
@@ -77,49 +71,26 @@ extension Cache {
         forKey key: String,
         orLoad load: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        try await lookup(forKey: key, orLoad: load).value
+        try await lookup(forKey: key, orLoad: { LoadedValue(try await load()) }).value
     }
 
     /// Like ``value(forKey:orLoad:)``, with a loader that also says how long to keep the value (for
-    /// example from an HTTP response's `Cache-Control: max-age`).
+    /// example from an HTTP response's `Cache-Control: max-age`), and a result that says where the value
+    /// came from.
+    ///
+    /// ```swift
+    /// let found = try await cache.lookup(forKey: url) {
+    ///     LoadedValue(try await download(url), expiration: .seconds(maxAge))
+    /// }
+    /// ```
     /// - Parameters:
     ///   - key: The entry's key.
     ///   - load: Produces the value and its expirations on a miss, once per concurrent miss.
-    /// - Returns: The value.
-    /// - Throws: What `load` throws, or `CancellationError`.
-    @_disfavoredOverload  // `value(forKey: k) { throw … }` means the plain loader
-    public func value(
-        forKey key: String,
-        orLoadWithExpiration load: @escaping @Sendable () async throws -> LoadedValue<Value>
-    ) async throws -> Value {
-        try await lookup(forKey: key, orLoadWithExpiration: load).value
-    }
-
-    /// Like ``value(forKey:orLoad:)``, and also says whether the value came from a tier or the loader.
-    /// - Parameters:
-    ///   - key: The entry's key.
-    ///   - load: Produces the value on a miss, once per concurrent miss.
-    /// - Returns: The value and its source.
+    /// - Returns: The value and the kind of tier that had it (`nil` when loaded).
     /// - Throws: What `load` throws, or `CancellationError`.
     public func lookup(
         forKey key: String,
-        orLoad load: @escaping @Sendable () async throws -> Value
-    ) async throws -> CachedValue<Value> {
-        try await lookup(
-            forKey: key, orLoadWithExpiration: { LoadedValue(try await load(), expirations: .all(nil)) })
-    }
-
-    /// Like ``value(forKey:orLoadWithExpiration:)``, and also says whether the value came from a tier or
-    /// the loader.
-    /// - Parameters:
-    ///   - key: The entry's key.
-    ///   - load: Produces the value and its expirations on a miss, once per concurrent miss.
-    /// - Returns: The value and its source.
-    /// - Throws: What `load` throws, or `CancellationError`.
-    @_disfavoredOverload  // `lookup(forKey: k) { throw … }` means the plain loader
-    public func lookup(
-        forKey key: String,
-        orLoadWithExpiration load: @escaping @Sendable () async throws -> LoadedValue<Value>
+        orLoad load: @escaping @Sendable () async throws -> LoadedValue<Value>
     ) async throws -> CachedValue<Value> {
         while true {
             try Task.checkCancellation()
@@ -153,7 +124,7 @@ extension Cache {
             if isNew { flight.start { await self.runLoad(flight, forKey: key, load) } }
             do {
                 let value = try await flight.wait(waiter) { [weak self] in self?.forget(flight, forKey: key) }
-                return CachedValue(value: value, source: .loader)
+                return CachedValue(value: value, tier: nil)
             } catch is LoadFlight<Value>.Abandoned {
                 continue
             }
@@ -176,7 +147,7 @@ extension Cache {
             // that waits for this load (a tier reading through the cache).
             _ = await lanes.runUnlessExclusivePending(key) {
                 guard !flight.isStale else { return }
-                _ = await storeInTiers(loaded.value, forKey: key, expirations: loaded.expirations)
+                _ = await storeInTiers(loaded, forKey: key)
             }
         }
         forget(flight, forKey: key)
@@ -204,7 +175,7 @@ extension Cache {
         for flight in overtaken { flight.markStale() }
     }
 
-    /// Runs `hook` in every `lookup(forKey:orLoad:)` between its miss and joining the in-flight loads, so
+    /// Runs `hook` in every loading lookup between its miss and joining the in-flight loads, so
     /// a test can hold a caller in that window.
     func setBeforeJoiningLoad(_ hook: (@Sendable (String) async -> Void)?) {
         beforeJoiningLoad.withLock { $0 = hook }
@@ -240,7 +211,7 @@ extension Cache {
     }
 
     /// Whether a live entry for `key` is in any tier. ``MemoryStorage`` and ``DiskStorage`` answer without
-    /// counting a read; a tier of your own is asked through ``CacheStorage/cachedEntry(forKey:)``.
+    /// counting a read; a tier of your own is asked through ``CacheStorage/entry(forKey:)``.
     /// - Parameter key: The entry's key.
     /// - Returns: `true` when a read would hit.
     public func contains(_ key: String) async -> Bool {
@@ -249,7 +220,7 @@ extension Cache {
                 if memory.contains(key) { return true }
             } else if let disk = tier as? DiskStorage<Value> {
                 if await disk.onDiskQueue({ disk.contains(key) }) { return true }
-            } else if await lanes.run(key, { await tier.cachedEntry(forKey: key) }) != nil {
+            } else if await lanes.run(key, { await tier.entry(forKey: key) }) != nil {
                 // Under the key's lane: a tier is never asked about a key while it stores or removes it.
                 return true
             }

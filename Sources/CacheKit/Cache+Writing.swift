@@ -12,37 +12,42 @@ extension Cache {
     public func store(_ value: Value, forKey key: String, expiration: CacheExpiration? = nil)
         async throws(CacheError)
     {
-        try await store(value, forKey: key, expirations: .all(expiration))
+        try await store(LoadedValue(value, expiration: expiration), forKey: key)
     }
 
     /// Stores `value` in every tier, with one expiration for memory tiers and another for the rest.
     ///
     /// ```swift
-    /// try await cache.store(poster, forKey: url, expirations: .init(memory: .seconds(60), disk: .days(30)))
+    /// try await cache.store(poster, forKey: url, memoryExpiration: .seconds(60), diskExpiration: .days(30))
     /// ```
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: The entry's key.
-    ///   - expirations: The expirations per kind of tier.
+    ///   - memoryExpiration: For tiers whose ``CacheStorage/kind`` is `.memory`; their default when `nil`.
+    ///   - diskExpiration: For every other tier; their default when `nil`.
     /// - Throws: ``CacheError`` when a tier's store fails (the other tiers hold the value anyway).
-    public func store(_ value: Value, forKey key: String, expirations: CacheExpirations)
-        async throws(CacheError)
-    {
+    public func store(
+        _ value: Value, forKey key: String, memoryExpiration: CacheExpiration?,
+        diskExpiration: CacheExpiration?
+    ) async throws(CacheError) {
+        try await store(
+            LoadedValue(value, memoryExpiration: memoryExpiration, diskExpiration: diskExpiration),
+            forKey: key)
+    }
+
+    private func store(_ value: LoadedValue<Value>, forKey key: String) async throws(CacheError) {
         let failure = await lanes.run(key) {
             overtakeLoads(forKey: key)
-            return await storeInTiers(value, forKey: key, expirations: expirations)
+            return await storeInTiers(value, forKey: key)
         }
         if let failure { throw failure }
     }
 
-    /// Stores in every tier in order; returns the first failure after trying them all.
-    func storeInTiers(_ value: Value, forKey key: String, expirations: CacheExpirations) async
-        -> CacheError?
-    {
+    /// Stores in every tier in order, each with the expiration for its kind (a custom in-memory tier gets
+    /// the memory one too); returns the first failure after trying them all.
+    func storeInTiers(_ loaded: LoadedValue<Value>, forKey key: String) async -> CacheError? {
         await inEveryTier(.store, key: key) { tier in
-            // The tier says which kind it is: a custom in-memory tier gets the memory expiration too.
-            let expiration = tier.kind == .memory ? expirations.memory : expirations.disk
-            try await tier.storeEntry(value, forKey: key, expiration: expiration)
+            try await tier.store(loaded.value, forKey: key, expiration: loaded.expiration(in: tier.kind))
         }
     }
 
@@ -71,7 +76,7 @@ extension Cache {
     public func removeValue(forKey key: String) async throws(CacheError) {
         let failure = await lanes.run(key) { () async -> CacheError? in
             overtakeLoads(forKey: key)
-            return await inEveryTier(.remove, key: key) { try await $0.removeEntry(forKey: key) }
+            return await inEveryTier(.remove, key: key) { try await $0.removeValue(forKey: key) }
         }
         if let failure { throw failure }
     }
@@ -81,7 +86,7 @@ extension Cache {
     public func removeAll() async throws(CacheError) {
         let failure = await lanes.runExclusive { () async -> CacheError? in
             overtakeLoads(forKey: nil)
-            return await inEveryTier(.removeAll, key: nil) { try await $0.removeAllEntries() }
+            return await inEveryTier(.removeAll, key: nil) { try await $0.removeAll() }
         }
         if let failure { throw failure }
     }

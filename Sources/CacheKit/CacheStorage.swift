@@ -8,6 +8,9 @@ import Foundation
 /// tests. A server that outgrows one machine's disk plugs a shared store (Redis, memcached) in here
 /// with the client library of its choice; CacheKit depends on none. Docs/CacheKit.md has a sketch.
 ///
+/// The requirements are the tiers' own methods, by the same names: what a ``Cache`` calls on a tier is
+/// what you call on ``MemoryStorage`` or ``DiskStorage`` directly.
+///
 /// A ``Cache`` never calls two methods for the same key at once, so a tier does not order them itself.
 public protocol CacheStorage<Value>: Sendable {
     /// The values this tier keeps.
@@ -17,31 +20,56 @@ public protocol CacheStorage<Value>: Sendable {
     /// must not be returned.
     /// - Parameter key: The entry's key.
     /// - Returns: The value and the expiration it has from now on.
-    func cachedEntry(forKey key: String) async -> CacheEntry<Value>?
+    func entry(forKey key: String) async -> CacheEntry<Value>?
 
     /// Stores `value` for `key`, replacing any earlier value.
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: The entry's key.
     ///   - expiration: The entry's expiration; the tier's default when `nil`.
-    func storeEntry(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws
+    func store(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws
 
     /// Removes the entry for `key`, if any.
     /// - Parameter key: The entry's key.
-    func removeEntry(forKey key: String) async throws
+    func removeValue(forKey key: String) async throws
 
     /// Removes every entry.
-    func removeAllEntries() async throws
+    func removeAll() async throws
 
-    /// Which kind of tier this is, which decides the expiration a ``Cache`` stores into it from
-    /// ``CacheExpirations``: `.memory` takes `expirations.memory`, `.disk` takes `expirations.disk`.
-    /// `.disk` unless the tier says otherwise; an in-memory tier of your own returns `.memory`.
+    /// Which kind of tier this is, which decides the expiration a ``Cache`` stores into it:
+    /// `.memory` takes the memory expiration, `.disk` the disk one
+    /// (``Cache/store(_:forKey:memoryExpiration:diskExpiration:)``). `.disk` unless the tier says
+    /// otherwise; an in-memory tier of your own returns `.memory`.
     var kind: CacheTier { get }
 }
 
 extension CacheStorage {
     /// `.disk`: a tier of your own takes the disk expiration unless it says it keeps values in memory.
     public var kind: CacheTier { .disk }
+
+    /// The live entry for `key`.
+    @available(*, deprecated, renamed: "entry(forKey:)")
+    public func cachedEntry(forKey key: String) async -> CacheEntry<Value>? {
+        await entry(forKey: key)
+    }
+
+    /// Stores `value` for `key`.
+    @available(*, deprecated, renamed: "store(_:forKey:expiration:)")
+    public func storeEntry(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws {
+        try await store(value, forKey: key, expiration: expiration)
+    }
+
+    /// Removes the entry for `key`.
+    @available(*, deprecated, renamed: "removeValue(forKey:)")
+    public func removeEntry(forKey key: String) async throws {
+        try await removeValue(forKey: key)
+    }
+
+    /// Removes every entry.
+    @available(*, deprecated, renamed: "removeAll()")
+    public func removeAllEntries() async throws {
+        try await removeAll()
+    }
 }
 
 /// A value read from a ``CacheStorage`` tier, with the expiration it has from now on.
@@ -63,84 +91,69 @@ public struct CacheEntry<Value: Sendable>: Sendable {
     }
 }
 
-extension MemoryStorage: CacheStorage where Key == String {
-    /// `.memory`: a ``Cache`` stores into it with ``CacheExpirations/memory``.
-    public var kind: CacheTier { .memory }
-
-    /// The live entry for `key`, renewed as ``value(forKey:extendingExpiration:)`` renews it by default.
+extension MemoryStorage {
+    /// The live entry for `key` with the expiration it has after this read, which renews it as
+    /// ``value(forKey:extendingExpiration:)`` does by default; `nil` on a miss.
     /// - Parameter key: The entry's key.
     /// - Returns: The value and its expiration from now on, or `nil`.
-    public func cachedEntry(forKey key: String) async -> CacheEntry<Value>? {
+    public func entry(forKey key: Key) -> CacheEntry<Value>? {
         entry(forKey: key, extending: .cacheTime).map {
             CacheEntry(value: $0.value, expiration: $0.expiration.asCacheExpiration)
         }
     }
-
-    /// Stores `value`, as ``store(_:forKey:expiration:)`` does.
-    /// - Parameters:
-    ///   - value: The value to keep.
-    ///   - key: The entry's key.
-    ///   - expiration: The entry's expiration; ``Configuration/expiration`` when `nil`.
-    public func storeEntry(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws {
-        store(value, forKey: key, expiration: expiration)
-    }
-
-    /// Removes the entry for `key`, as ``removeValue(forKey:)`` does.
-    /// - Parameter key: The entry's key.
-    public func removeEntry(forKey key: String) async throws {
-        removeValue(forKey: key)
-    }
-
-    /// Removes every entry, as ``removeAll()`` does.
-    public func removeAllEntries() async throws {
-        removeAll()
-    }
 }
 
-/// Where ``DiskStorage``'s tier methods do their file work: never on the caller's thread or Swift's
+/// Its own methods are the tier's: `entry(forKey:)`, `store(_:forKey:expiration:)`, `removeValue(forKey:)`
+/// and `removeAll()` answer at once, without a hop.
+extension MemoryStorage: CacheStorage where Key == String {
+    /// `.memory`: a ``Cache`` stores into it with the memory expiration.
+    public var kind: CacheTier { .memory }
+}
+
+/// Where ``DiskStorage``'s async methods do their file work: never on the caller's thread or Swift's
 /// cooperative pool. Concurrent: reads and writes of different keys proceed in parallel.
 let diskWorkQueue = DispatchQueue(label: "CacheKit.disk", qos: .utility, attributes: .concurrent)
 
+/// In async code, `entry`, `store`, `removeValue` and `removeAll` are the awaited forms below, which run
+/// on CacheKit's disk queue; synchronous code calls the same names and does the file work on its own
+/// thread.
 extension DiskStorage: CacheStorage {
-    /// `.disk`: a ``Cache`` stores into it with ``CacheExpirations/disk``.
+    /// `.disk`: a ``Cache`` stores into it with the disk expiration.
     public var kind: CacheTier { .disk }
 
-    /// The live entry for `key`, read on CacheKit's disk queue and renewed as
-    /// ``value(forKey:extendingExpiration:)`` renews it by default.
+    /// The live entry for `key`, read on CacheKit's disk queue as the synchronous `entry(forKey:)` reads it.
     /// - Parameter key: The entry's key.
     /// - Returns: The value and its expiration from now on, or `nil`.
-    public func cachedEntry(forKey key: String) async -> CacheEntry<Value>? {
-        await onDiskQueue {
-            self.entry(forKey: key, extending: .cacheTime).map {
-                CacheEntry(value: $0.value, expiration: $0.expiration.asCacheExpiration)
-            }
-        }
+    public func entry(forKey key: String) async -> CacheEntry<Value>? {
+        await onDiskQueue { self.entry(forKey: key) }
     }
 
-    /// Stores `value` on CacheKit's disk queue, as ``store(_:forKey:expiration:)`` does.
+    /// Stores `value` on CacheKit's disk queue, as the synchronous `store(_:forKey:expiration:)` does.
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: The entry's key.
     ///   - expiration: The entry's expiration; ``Configuration/expiration`` when `nil`.
     /// - Throws: ``CacheError``.
-    public func storeEntry(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws {
+    public func store(_ value: Value, forKey key: String, expiration: CacheExpiration? = nil)
+        async throws(CacheError)
+    {
         try await onDiskQueue { () -> Result<Void, CacheError> in
             Result { () throws(CacheError) in try self.store(value, forKey: key, expiration: expiration) }
         }.get()
     }
 
-    /// Removes the entry for `key` on CacheKit's disk queue.
+    /// Removes the entry for `key` on CacheKit's disk queue, as the synchronous `removeValue(forKey:)` does.
     /// - Parameter key: The entry's key.
     /// - Throws: ``CacheError``.
-    public func removeEntry(forKey key: String) async throws {
+    public func removeValue(forKey key: String) async throws(CacheError) {
         try await onDiskQueue { () -> Result<Void, CacheError> in
             Result { () throws(CacheError) in try self.removeValue(forKey: key) }
         }.get()
     }
 
-    /// Removes every entry on CacheKit's disk queue.
+    /// Removes every entry on CacheKit's disk queue, as the synchronous `removeAll()` does.
     /// - Throws: ``CacheError``.
-    public func removeAllEntries() async throws {
+    public func removeAll() async throws(CacheError) {
         try await onDiskQueue { () -> Result<Void, CacheError> in
             Result { () throws(CacheError) in try self.removeAll() }
         }.get()

@@ -132,6 +132,17 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         entry(forKey: key, extending: extending)?.value
     }
 
+    /// The live entry for `key` with the expiration it has after this read, which renews it as
+    /// ``value(forKey:extendingExpiration:)`` does by default; `nil` on a miss. In async code the awaited
+    /// form runs on CacheKit's disk queue.
+    /// - Parameter key: The entry's key.
+    /// - Returns: The value and its expiration from now on, or `nil`.
+    public func entry(forKey key: String) -> CacheEntry<Value>? {
+        entry(forKey: key, extending: .cacheTime).map {
+            CacheEntry(value: $0.value, expiration: $0.expiration.asCacheExpiration)
+        }
+    }
+
     /// The live value for `key` with its expiration after this read; what ``Cache`` reads, so a value
     /// promoted to memory keeps its remaining lifetime.
     func entry(forKey key: String, extending: ExpirationExtending) -> (
@@ -292,7 +303,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     /// The file is written outside the storage's lock. Of the stores of one key that succeed, the one
     /// called last wins, whichever finishes writing first; a remove called while this store writes wins
     /// over it (its file is discarded). A value already expired, or a storage whose count limit is 0,
-    /// keeps nothing: the store removes the key's entry and writes no file.
+    /// keeps nothing: the store removes the key's entry and writes no file. In async code the awaited form
+    /// runs on CacheKit's disk queue.
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: The entry's key; any string.
@@ -448,7 +460,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     // MARK: - Removing
 
     /// Removes the entry for `key`, if any, and reports ``CacheEvent/removed(_:key:)``. A store of the
-    /// same key still writing when this is called is discarded.
+    /// same key still writing when this is called is discarded. In async code the awaited form runs on
+    /// CacheKit's disk queue.
     /// - Parameter key: The entry's key.
     /// - Throws: ``CacheError`` with operation `remove` when the file exists but cannot be deleted.
     public func removeValue(forKey key: String) throws(CacheError) {
@@ -487,7 +500,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
 
     /// Removes every entry, reporting ``CacheEvent/removed(_:key:)`` for each indexed one, and any stale
     /// temporary file. Files the cache did not write, and other storages' temporary files still being
-    /// written, are left alone; stores still writing when this is called are discarded.
+    /// written, are left alone; stores still writing when this is called are discarded. In async code the
+    /// awaited form runs on CacheKit's disk queue.
     /// - Throws: ``CacheError`` with operation `removeAll` when a file cannot be deleted; the entries
     ///   removed before it stay removed.
     public func removeAll() throws(CacheError) {

@@ -29,7 +29,7 @@ struct CacheOrderingTests {
     @Test func aStoreDuringAReadsPromotionIsNotOverwrittenByTheOldValue() async throws {
         // Given "old" only on disk, and a reader holding it just before promoting it
         let (cache, memory, disk) = try makeCache()
-        try disk.store("old", forKey: "k")
+        try await disk.store("old", forKey: "k")
         let gate = holdPromotion(of: cache)
         let reader = Task { await cache.value(forKey: "k") }
         await gate.waitUntilEntered()
@@ -49,7 +49,7 @@ struct CacheOrderingTests {
     @Test func aRemoveDuringAReadsPromotionIsNotUndone() async throws {
         // Given
         let (cache, memory, disk) = try makeCache()
-        try disk.store("old", forKey: "k")
+        try await disk.store("old", forKey: "k")
         let gate = holdPromotion(of: cache)
         let reader = Task { await cache.value(forKey: "k") }
         await gate.waitUntilEntered()
@@ -67,7 +67,7 @@ struct CacheOrderingTests {
     @Test func removeAllDuringAReadsPromotionIsNotUndone() async throws {
         // Given
         let (cache, memory, disk) = try makeCache()
-        try disk.store("old", forKey: "k")
+        try await disk.store("old", forKey: "k")
         let gate = holdPromotion(of: cache)
         let reader = Task { await cache.value(forKey: "k") }
         await gate.waitUntilEntered()

@@ -29,13 +29,13 @@ struct CacheTests {
     @Test func aDiskHitIsPromotedToMemory() async throws {
         // Given an entry only on disk
         let cache = try makeCache()
-        try cache.disk?.store("v", forKey: "k")
+        try await cache.disk?.store("v", forKey: "k")
         // When
         let first = await cache.lookup(forKey: "k")
         let second = await cache.lookup(forKey: "k")
         // Then
-        #expect(first?.source == .disk)
-        #expect(second?.source == .memory)
+        #expect(first?.tier == .disk)
+        #expect(second?.tier == .memory)
         #expect(second?.value == "v")
     }
 
@@ -53,7 +53,7 @@ struct CacheTests {
         // When
         let reopened = try makeCache()
         // Then
-        #expect(await reopened.lookup(forKey: "k")?.source == .disk)
+        #expect(await reopened.lookup(forKey: "k")?.tier == .disk)
     }
 
     @Test func removeValueAndRemoveAllClearBothTiers() async throws {
@@ -88,10 +88,10 @@ struct CacheTests {
         let cache = try makeCache()
         let calls = EventLog()
         let (gate, open) = AsyncStream<Void>.makeStream()
-        let load: @Sendable () async throws -> String = {
+        let load: @Sendable () async throws -> LoadedValue<String> = {
             calls.record(.miss(.memory, key: "load"))
             for await _ in gate { break }
-            return "poster"
+            return LoadedValue("poster")
         }
         // When
         let results = try await withThrowingTaskGroup(of: CachedValue<String>.self) { group in
@@ -103,8 +103,8 @@ struct CacheTests {
         // Then
         #expect(calls.all.count == 1)
         #expect(results.count == 20)
-        #expect(results.allSatisfy { $0.value == "poster" && $0.source == .loader })
-        #expect(await cache.lookup(forKey: "k")?.source == .memory)
+        #expect(results.allSatisfy { $0.value == "poster" && $0.wasLoaded })
+        #expect(await cache.lookup(forKey: "k")?.tier == .memory)
         #expect(cache.disk?.value(forKey: "k") == "poster")
     }
 
@@ -112,9 +112,9 @@ struct CacheTests {
         // Given a first caller held just after its miss, before it joins the in-flight loads
         let cache = try makeCache()
         let loads = EventLog()
-        let load: @Sendable () async throws -> String = {
+        let load: @Sendable () async throws -> LoadedValue<String> = {
             loads.record(.miss(.memory, key: "k"))
-            return "v"
+            return LoadedValue("v")
         }
         let (held, holding) = AsyncStream<Void>.makeStream()
         let (release, releasing) = AsyncStream<Void>.makeStream()
@@ -133,9 +133,9 @@ struct CacheTests {
         releasing.yield()
         let firstResult = try await first.value
         // Then the first caller finds the loaded value instead of loading again
-        #expect(second.source == .loader)
+        #expect(second.wasLoaded)
         #expect(firstResult.value == "v")
-        #expect(firstResult.source == .memory)
+        #expect(firstResult.tier == .memory)
         #expect(loads.all.count == 1)
     }
 
@@ -180,7 +180,7 @@ struct CacheTests {
     @Test func statisticsAreKeptPerTier() async throws {
         // Given
         let cache = try makeCache()
-        try cache.disk?.store("v", forKey: "k")
+        try await cache.disk?.store("v", forKey: "k")
         // When
         _ = await cache.value(forKey: "k")
         _ = await cache.value(forKey: "k")

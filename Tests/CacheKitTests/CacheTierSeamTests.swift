@@ -9,22 +9,22 @@ actor DictionaryTier: CacheStorage {
     private(set) var entries: [String: CacheEntry<String>] = [:]
     private(set) var calls: [String] = []
 
-    func cachedEntry(forKey key: String) async -> CacheEntry<String>? {
+    func entry(forKey key: String) async -> CacheEntry<String>? {
         calls.append("get \(key)")
         return entries[key]
     }
 
-    func storeEntry(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
+    func store(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
         calls.append("set \(key)")
         entries[key] = CacheEntry(value: value, expiration: expiration ?? .never)
     }
 
-    func removeEntry(forKey key: String) async throws {
+    func removeValue(forKey key: String) async throws {
         calls.append("remove \(key)")
         entries[key] = nil
     }
 
-    func removeAllEntries() async throws {
+    func removeAll() async throws {
         calls.append("removeAll")
         entries = [:]
     }
@@ -38,31 +38,33 @@ actor DictionaryTier: CacheStorage {
 final class InMemoryTier: CacheStorage, @unchecked Sendable {
     // @unchecked Sendable: `stored` is only read or written while holding `lock`.
     private let lock = NSLock()
-    private var stored: [String: CacheExpiration?] = [:]
+    private var stored: [String: (value: String, expiration: CacheExpiration?)] = [:]
     let declaresMemory: Bool
 
     init(declaresMemory: Bool) { self.declaresMemory = declaresMemory }
 
     var kind: CacheTier { declaresMemory ? .memory : .disk }
 
-    func expiration(forKey key: String) -> CacheExpiration?? { lock.withLock { stored[key] } }
-    func cachedEntry(forKey key: String) async -> CacheEntry<String>? { nil }
-    func storeEntry(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
-        lock.withLock { stored[key] = expiration }
+    func expiration(forKey key: String) -> CacheExpiration?? { lock.withLock { stored[key]?.expiration } }
+    func entry(forKey key: String) async -> CacheEntry<String>? {
+        lock.withLock { stored[key].map { CacheEntry(value: $0.value, expiration: $0.expiration ?? .never) } }
     }
-    func removeEntry(forKey key: String) async throws {}
-    func removeAllEntries() async throws {}
+    func store(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
+        lock.withLock { stored[key] = (value, expiration) }
+    }
+    func removeValue(forKey key: String) async throws {}
+    func removeAll() async throws {}
 }
 
 /// A tier whose every write fails.
 struct BrokenTier: CacheStorage {
     struct Down: Error {}
-    func cachedEntry(forKey key: String) async -> CacheEntry<String>? { nil }
-    func storeEntry(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
+    func entry(forKey key: String) async -> CacheEntry<String>? { nil }
+    func store(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
         throw Down()
     }
-    func removeEntry(forKey key: String) async throws { throw Down() }
-    func removeAllEntries() async throws { throw Down() }
+    func removeValue(forKey key: String) async throws { throw Down() }
+    func removeAll() async throws { throw Down() }
 }
 
 @Suite("Cache: tiers of your own through CacheStorage")
@@ -84,9 +86,11 @@ struct CacheTierSeamTests {
         let cache = Cache(tiers: [memory, disk, shared])
         // When
         let found = await cache.lookup(forKey: "k")
-        // Then the value came from the shared tier and now sits in memory and on disk, with its lifetime
+        // Then the value came from the shared tier (a tier of the disk kind, as it does not say otherwise)
+        // and now sits in memory and on disk, with its lifetime
         #expect(found?.value == "from redis")
-        #expect(found?.source == .custom)
+        #expect(found?.tier == .disk)
+        #expect(await shared.calls == ["get k"])
         #expect(memory.value(forKey: "k") == "from redis")
         #expect(disk.value(forKey: "k") == "from redis")
         clock.advance(by: 61)
@@ -140,7 +144,7 @@ struct CacheTierSeamTests {
         let undeclared = DictionaryTier()
         let cache = Cache(tiers: [memoryLike, undeclared])
         // When a value is stored with one expiration for memory and another for disk
-        try await cache.store("v", forKey: "k", expirations: .init(memory: .seconds(60), disk: .days(30)))
+        try await cache.store("v", forKey: "k", memoryExpiration: .seconds(60), diskExpiration: .days(30))
         // Then each tier got the expiration of its kind
         #expect(memoryLike.expiration(forKey: "k") == .some(.seconds(60)))
         #expect(await undeclared.entries["k"]?.expiration == .days(30))

@@ -80,7 +80,7 @@ struct DiskEventsAndSweepTests {
             configuration: .init(
                 directory: folder.url, sweepInterval: 0.01, onEvent: { event in reporting.yield(event) }),
             clock: clock.cacheClock)
-        try storage.store("v", forKey: "k", expiration: .seconds(5))
+        try await storage.store("v", forKey: "k", expiration: .seconds(5))
         clock.advance(by: 6)
         // When the next sweep runs
         let swept = await Watchdog.finishes(within: 30) {

@@ -20,7 +20,7 @@ struct DiskFolderTests {
         let directory = folder.url.appendingPathComponent("Posters")
         // When a storage is made for it and stores an entry
         let storage = try DiskStorage<String>(directory: directory)
-        try storage.store("poster", forKey: "a")
+        try await storage.store("poster", forKey: "a")
         // Then the folder exists and holds the entry's file
         #expect(storage.directoryURL == directory)
         #expect(FileManager.default.fileExists(atPath: storage.fileURL(forKey: "a").path))

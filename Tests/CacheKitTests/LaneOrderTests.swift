@@ -35,7 +35,7 @@ actor GatedTier: CacheStorage {
     }
     func holdRemoveAll() { holdsRemoveAll = true }
 
-    func cachedEntry(forKey key: String) async -> CacheEntry<String>? {
+    func entry(forKey key: String) async -> CacheEntry<String>? {
         if key == heldKey, readsLater, let nestedKey, let cache {
             let gate = laterGate
             laterRead = Task {
@@ -53,13 +53,13 @@ actor GatedTier: CacheStorage {
         return entries[key].map { CacheEntry(value: $0, expiration: .never) }
     }
 
-    func storeEntry(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
+    func store(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
         entries[key] = value
     }
 
-    func removeEntry(forKey key: String) async throws { entries[key] = nil }
+    func removeValue(forKey key: String) async throws { entries[key] = nil }
 
-    func removeAllEntries() async throws {
+    func removeAll() async throws {
         if holdsRemoveAll { await removeAllGate.enter() }
         entries = [:]
     }
@@ -193,15 +193,15 @@ actor CountingTier: CacheStorage {
     private var entries: [String: String] = [:]
     private(set) var reads: [String: Int] = [:]
 
-    func cachedEntry(forKey key: String) async -> CacheEntry<String>? {
+    func entry(forKey key: String) async -> CacheEntry<String>? {
         reads[key, default: 0] += 1
         return entries[key].map { CacheEntry(value: $0, expiration: .never) }
     }
-    func storeEntry(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
+    func store(_ value: String, forKey key: String, expiration: CacheExpiration?) async throws {
         entries[key] = value
     }
-    func removeEntry(forKey key: String) async throws { entries[key] = nil }
-    func removeAllEntries() async throws { entries = [:] }
+    func removeValue(forKey key: String) async throws { entries[key] = nil }
+    func removeAll() async throws { entries = [:] }
 }
 
 @Suite("Cache: what happens between a miss and its load")

@@ -20,9 +20,23 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
+/// An expiration per kind of tier, `nil` meaning the tier's default.
+struct ModelExpirations: Sendable, Hashable {
+    var memory: CacheExpiration?
+    var disk: CacheExpiration?
+
+    static func all(_ expiration: CacheExpiration?) -> ModelExpirations {
+        ModelExpirations(memory: expiration, disk: expiration)
+    }
+
+    func loaded(_ value: String) -> LoadedValue<String> {
+        LoadedValue(value, memoryExpiration: memory, diskExpiration: disk)
+    }
+}
+
 /// One step of a generated sequence.
 enum ModelOperation: CustomStringConvertible, Sendable {
-    case store(key: String, value: String, expirations: CacheExpirations)
+    case store(key: String, value: String, expirations: ModelExpirations)
     case read(key: String)
     case remove(key: String)
     case removeAll
@@ -30,7 +44,14 @@ enum ModelOperation: CustomStringConvertible, Sendable {
     /// A restart: a new memory tier and a new disk storage over the same folder.
     case reopen
     /// `callers` tasks ask for `key` at once with a loader returning `value`.
-    case concurrentLoad(key: String, callers: Int, value: String, expirations: CacheExpirations?)
+    case concurrentLoad(key: String, callers: Int, value: String, expirations: ModelExpirations?)
+    /// A store of `key` held while writing its file, and `then` called while it is held, each queued
+    /// behind the one before (a `removeAll` between stores).
+    case queuedBehindStore(key: String, held: String, then: [QueuedStep])
+    /// A load of `key` whose loader is held while `key` is stored (`stored`) or removed (`nil`).
+    case writeWhileLoading(key: String, loaded: String, stored: String?)
+    /// A loading lookup of `key` that misses, and a store of `key` before it starts its load.
+    case storeBetweenMissAndLoad(key: String, loaded: String, stored: String)
 
     var description: String {
         switch self {
@@ -43,6 +64,12 @@ enum ModelOperation: CustomStringConvertible, Sendable {
         case .reopen: "reopen"
         case .concurrentLoad(let key, let callers, let value, let expirations):
             "load(\(key), \(callers) callers, → \(value)\(expirations.map { ", expiring \($0)" } ?? ""))"
+        case .queuedBehindStore(let key, let held, let then):
+            "store(\(held) → \(key)) held, then \(then.map(\.description).joined(separator: ", "))"
+        case .writeWhileLoading(let key, let loaded, let stored):
+            "load(\(key) → \(loaded)) held while \(stored.map { "store(\($0))" } ?? "remove")"
+        case .storeBetweenMissAndLoad(let key, let loaded, let stored):
+            "load(\(key) → \(loaded)), store(\(stored)) between its miss and its load"
         }
     }
 
@@ -85,7 +112,7 @@ struct CacheModel {
 
     /// A store: each tier keeps a copy with its expiration (its default when `nil`); a copy expired on
     /// arrival is not kept, and removes the tier's older one.
-    mutating func store(_ value: String, forKey key: String, expirations: CacheExpirations, now: Date) {
+    mutating func store(_ value: String, forKey key: String, expirations: ModelExpirations, now: Date) {
         let inMemory = Self.copy(value, expirations.memory ?? Self.memoryDefault, now: now)
         let onDisk = Self.copy(value, expirations.disk ?? Self.diskDefault, now: now)
         let seconds = now.timeIntervalSince1970
@@ -94,7 +121,7 @@ struct CacheModel {
     }
 
     /// What a read of `key` at `now` returns, updating the model as the rules say.
-    mutating func read(_ key: String, now: Double) -> (value: String, source: CacheSource)? {
+    mutating func read(_ key: String, now: Double) -> (value: String, tier: CacheTier?)? {
         if let copy = memory[key] {
             if copy.deadline > now {
                 memory[key] = Self.renewed(copy, now: now)
@@ -176,7 +203,9 @@ final class ModelRun: @unchecked Sendable {
                 if expirations.memory == expirations.disk {
                     try await cache.store(value, forKey: key, expiration: expirations.memory)
                 } else {
-                    try await cache.store(value, forKey: key, expirations: expirations)
+                    try await cache.store(
+                        value, forKey: key, memoryExpiration: expirations.memory,
+                        diskExpiration: expirations.disk)
                 }
             } catch {
                 return "store threw \(error)"
@@ -186,7 +215,7 @@ final class ModelRun: @unchecked Sendable {
         case .read(let key):
             let actual = await cache.lookup(forKey: key)
             let expected = model.read(key, now: now.timeIntervalSince1970)
-            if actual?.value != expected?.value || actual?.source != expected?.source {
+            if actual?.value != expected?.value || actual?.tier != expected?.tier {
                 return "read(\(key)) gave \(describe(actual)), the model says \(describe(expected))"
             }
             if let failure = takeEvictions(protecting: key) { return failure }
@@ -212,12 +241,22 @@ final class ModelRun: @unchecked Sendable {
             model.disk = model.disk.filter { $0.value.deadline > now.timeIntervalSince1970 }
         case .concurrentLoad(let key, let callers, let value, let expirations):
             return await load(key, callers: callers, value: value, expirations: expirations, now: now)
+        case .queuedBehindStore(let key, let held, let then):
+            if let failure = await queuedBehindStore(key, held: held, then: then, now: now) { return failure }
+        case .writeWhileLoading(let key, let loaded, let stored):
+            if let failure = await writeWhileLoading(key, loaded: loaded, stored: stored, now: now) {
+                return failure
+            }
+        case .storeBetweenMissAndLoad(let key, let loaded, let stored):
+            if let failure = await storeBetweenMissAndLoad(key, loaded: loaded, stored: stored, now: now) {
+                return failure
+            }
         }
         return checkLimitsAndContents()
     }
 
     private func load(
-        _ key: String, callers: Int, value: String, expirations: CacheExpirations?, now: Date
+        _ key: String, callers: Int, value: String, expirations: ModelExpirations?, now: Date
     ) async -> String? {
         let loads = EventLog()
         let eventsBefore = events.all.count
@@ -226,10 +265,10 @@ final class ModelRun: @unchecked Sendable {
             for _ in 0..<callers {
                 group.addTask {
                     if let expirations {
-                        return try? await cache.value(forKey: key) {
+                        return try? await cache.lookup(forKey: key) {
                             loads.record(.miss(.memory, key: key))
-                            return LoadedValue(value, expirations: expirations)
-                        }
+                            return expirations.loaded(value)
+                        }.value
                     }
                     return try? await cache.value(forKey: key) {
                         loads.record(.miss(.memory, key: key))
@@ -288,7 +327,7 @@ final class ModelRun: @unchecked Sendable {
         }
     }
 
-    private func checkLimitsAndContents() -> String? {
+    func checkLimitsAndContents() -> String? {
         if memory.count > CacheModel.memoryLimit { return "memory holds \(memory.count) entries" }
         if disk.count > CacheModel.diskLimit { return "disk holds \(disk.count) entries" }
         if Set(memory.keys) != Set(model.memory.keys) {
@@ -300,12 +339,12 @@ final class ModelRun: @unchecked Sendable {
         return nil
     }
 
-    private func describe(_ found: CachedValue<String>?) -> String {
-        found.map { "\($0.value) from \($0.source)" } ?? "nil"
+    func describe(_ found: CachedValue<String>?) -> String {
+        found.map { "\($0.value) from \($0.tier.map { "\($0)" } ?? "the loader")" } ?? "nil"
     }
 
-    private func describe(_ found: (value: String, source: CacheSource)?) -> String {
-        found.map { "\($0.value) from \($0.source)" } ?? "nil"
+    func describe(_ found: (value: String, tier: CacheTier?)?) -> String {
+        found.map { "\($0.value) from \($0.tier.map { "\($0)" } ?? "the loader")" } ?? "nil"
     }
 }
 
@@ -334,7 +373,7 @@ struct ReferenceModelTests {
             let first = expirations.randomElement(using: &random) ?? nil
             let second = expirations.randomElement(using: &random) ?? nil
             let callers = Int.random(in: 2...4, using: &random)
-            switch Int.random(in: 0..<100, using: &random) {
+            switch Int.random(in: 0..<112, using: &random) {
             case 0..<22: operations.append(.store(key: key, value: "v\(step)", expirations: .all(first)))
             case 22..<30:
                 operations.append(
@@ -347,10 +386,24 @@ struct ReferenceModelTests {
             case 90..<95:
                 operations.append(
                     .concurrentLoad(key: key, callers: callers, value: "L\(step)", expirations: nil))
-            default:
-                let expirations = CacheExpirations(memory: first, disk: second)
+            case 95..<100:
+                let expirations = ModelExpirations(memory: first, disk: second)
                 operations.append(
                     .concurrentLoad(key: key, callers: callers, value: "L\(step)", expirations: expirations))
+            case 100..<104:
+                let steps: [QueuedStep] = (0..<Int.random(in: 1...3, using: &random)).map { index in
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: .removeAll
+                    case 1: .store("q\(step).\(index)")
+                    default: .remove
+                    }
+                }
+                operations.append(.queuedBehindStore(key: key, held: "h\(step)", then: steps))
+            case 104..<108:
+                let stored = Bool.random(using: &random) ? "s\(step)" : nil
+                operations.append(.writeWhileLoading(key: key, loaded: "L\(step)", stored: stored))
+            default:
+                operations.append(.storeBetweenMissAndLoad(key: key, loaded: "L\(step)", stored: "s\(step)"))
             }
         }
         return operations
@@ -392,7 +445,8 @@ struct ReferenceModelTests {
     }
 
     @Test func generatedSequencesAgreeWithTheModel() async {
-        // Given seeded sequences of stores, reads, removes, clock moves, restarts and concurrent loads
+        // Given seeded sequences of stores, reads, removes, clock moves, restarts, concurrent loads, and
+        // writes queued behind a held store or made while a load is pending
         let seeds = Self.firstSeed..<Self.firstSeed + UInt64(Self.sequences)
         // When each runs against a real cache and the model
         let failure = await withTaskGroup(of: (UInt64, String)?.self) { group in

@@ -26,12 +26,12 @@ func cacheKitGuideTiers(client: any MyRedisClient) throws {  //-
 struct SharedTier: CacheStorage {
     let redis: RedisTier
     init(_ client: any MyRedisClient) { redis = RedisTier(redis: client) }
-    func cachedEntry(forKey key: String) async -> CacheEntry<Data>? { await redis.cachedEntry(forKey: key) }
-    func storeEntry(_ value: Data, forKey key: String, expiration: CacheExpiration?) async throws {
-        try await redis.storeEntry(value, forKey: key, expiration: expiration)
+    func entry(forKey key: String) async -> CacheEntry<Data>? { await redis.entry(forKey: key) }
+    func store(_ value: Data, forKey key: String, expiration: CacheExpiration?) async throws {
+        try await redis.store(value, forKey: key, expiration: expiration)
     }
-    func removeEntry(forKey key: String) async throws { try await redis.removeEntry(forKey: key) }
-    func removeAllEntries() async throws { try await redis.removeAllEntries() }
+    func removeValue(forKey key: String) async throws { try await redis.removeValue(forKey: key) }
+    func removeAll() async throws { try await redis.removeAll() }
 }
 
 /// The Redis client the guide's sketch assumes: any client library offers these calls.
@@ -47,7 +47,7 @@ struct RedisTier: CacheStorage {
     let redis: MyRedisClient                         // any client: RediStack, a pool of your own, ...
     let clock: CacheClock = .system
 
-    func cachedEntry(forKey key: String) async -> CacheEntry<Data>? {
+    func entry(forKey key: String) async -> CacheEntry<Data>? {
         // PTTL: the milliseconds left, -1 when no expiry is set, -2 when the key is gone. Asked first, so a
         // key that expires between the two calls is a miss rather than an entry that never expires.
         guard let left = try? await redis.pttl("cache:" + key), left != -2,
@@ -57,15 +57,15 @@ struct RedisTier: CacheStorage {
         return CacheEntry(value: bytes, expiration: expiration)
     }
 
-    func storeEntry(_ value: Data, forKey key: String, expiration: CacheExpiration?) async throws {
+    func store(_ value: Data, forKey key: String, expiration: CacheExpiration?) async throws {
         let deadline = (expiration ?? .days(7)).expirationDate(from: clock.now())
         let seconds = deadline.timeIntervalSince(clock.now())
         guard seconds > 0 else { return try await redis.del("cache:" + key) }
         try await redis.set("cache:" + key, value, expiresIn: seconds.isFinite ? seconds : nil)
     }
 
-    func removeEntry(forKey key: String) async throws { try await redis.del("cache:" + key) }
-    func removeAllEntries() async throws { try await redis.deleteMatching("cache:*") }
+    func removeValue(forKey key: String) async throws { try await redis.del("cache:" + key) }
+    func removeAll() async throws { try await redis.deleteMatching("cache:*") }
 }
 
 func cacheKitGuideRedis(client: any MyRedisClient) throws {  //-

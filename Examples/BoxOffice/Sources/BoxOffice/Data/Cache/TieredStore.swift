@@ -20,18 +20,18 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
     ) async throws -> (Value, PosterSource) {
         switch self {
         case .tiered(let cache):
-            let found = try await cache.lookup(forKey: key, orLoadWithExpiration: load)
+            let found = try await cache.lookup(forKey: key, orLoad: load)
             let source: PosterSource =
-                switch found.source {
+                switch found.tier {
                 case .memory: .memory
-                case .disk, .custom: .disk
-                case .loader: .network
+                case .disk: .disk
+                case nil: .network
                 }
             return (found.value, source)
         case .memoryOnly(let memory):
             if let value = memory.value(forKey: key) { return (value, .memory) }
             let loaded = try await load()
-            memory.store(loaded.value, forKey: key, expiration: loaded.expirations.memory)
+            memory.store(loaded.value, forKey: key, expiration: loaded.memoryExpiration)
             return (loaded.value, .network)
         }
     }
