@@ -4,6 +4,9 @@
 /// and opening a disk cache do.
 public struct CacheError: Error, Sendable, CustomStringConvertible {
     /// The operation that failed.
+    ///
+    /// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
+    /// (Docs/Versioning.md, "How public errors grow").
     public enum Operation: String, Sendable {
         /// Creating or indexing the cache directory.
         case open
@@ -18,6 +21,9 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Why it failed.
+    ///
+    /// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
+    /// (Docs/Versioning.md, "How public errors grow").
     public enum Reason: Sendable {
         /// A system call failed; `code` is the `errno` value and `message` its text.
         case fileSystem(code: Int32, message: String)

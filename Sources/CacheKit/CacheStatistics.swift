@@ -28,6 +28,9 @@ public struct CacheStatistics: Sendable, Hashable {
 }
 
 /// Something that happened inside a cache, for logging or metrics.
+///
+/// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
+/// (Docs/Versioning.md, "How public errors grow").
 public enum CacheEvent: Sendable, Hashable {
     /// A read found a live entry.
     case hit(CacheTier, key: String)

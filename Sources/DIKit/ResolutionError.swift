@@ -10,6 +10,9 @@
 /// ```
 public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
+    ///
+    /// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
+    /// (Docs/Versioning.md, "How public errors grow").
     public enum Reason: Sendable {
         /// Nothing is registered for the type, name and argument types.
         case notRegistered

@@ -8,6 +8,9 @@ import Foundation
 ///
 /// ``NetworkProvider`` throws this for every failure except cancellation, which surfaces as
 /// `CancellationError`, as everywhere in Swift concurrency.
+///
+/// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
+/// (Docs/Versioning.md, "How public errors grow").
 public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// The request could not be built.
     case invalidRequest(InvalidRequest)
@@ -35,6 +38,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case responseTooLarge(limit: Int)
 
     /// What part of a request could not be built.
+    ///
+    /// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
+    /// (Docs/Versioning.md, "How public errors grow").
     public enum InvalidRequest: Sendable {
         /// The base URL and path do not form a valid URL.
         case url(baseURL: String, path: String)

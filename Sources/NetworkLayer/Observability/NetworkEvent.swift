@@ -11,6 +11,9 @@ import Foundation
 /// Its `description` is one redacted line: credential-like query values and headers hidden as in
 /// ``Redaction``. Path segments are shown as they are; an API that puts a secret in its path needs its
 /// own redaction.
+///
+/// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
+/// (Docs/Versioning.md, "How public errors grow").
 public enum NetworkEvent: Sendable, CustomStringConvertible {
     /// The first attempt reached the transport.
     case started(Summary)

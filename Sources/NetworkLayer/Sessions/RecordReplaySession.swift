@@ -138,6 +138,9 @@ public final class RecordReplaySession: NetworkSessionType {
 }
 
 /// A recording that could not be replayed or written.
+///
+/// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
+/// (Docs/Versioning.md, "How public errors grow").
 public enum RecordReplayError: Error, Sendable, CustomStringConvertible {
     /// No recording exists for the request.
     case noRecording(request: String, expectedFile: String)

@@ -64,6 +64,9 @@ public struct ResponseStream: AsyncSequence, Sendable {
 }
 
 /// Why a stream could not be read.
+///
+/// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
+/// (Docs/Versioning.md, "How public errors grow").
 public enum ResponseStreamError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A line (or an event's data) was longer than the limit given to ``ResponseStream/lines(maximumLength:)``
     /// or ``ResponseStream/events(maximumLength:)``.
