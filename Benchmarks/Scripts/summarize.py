@@ -106,6 +106,10 @@ def main():
     if opening:
         goal("CacheKit disk", opening[0].split(":")[0].replace("Disk ", ""), "≤ 150 ms",
              show_time(t(opening[0])), t(opening[0]) <= 150_000_000)
+    first = [name for name in r if name.startswith("Disk first hit after opening")]
+    if first:
+        goal("CacheKit disk", first[0].split(":")[0].replace("Disk ", ""), "≤ 10 ms",
+             show_time(t(first[0])), t(first[0]) <= 10_000_000)
     for kind in ["sequential", "8 concurrent"]:
         provider = r[f"GET {kind}: NetworkProvider"]["per_second"]
         session = r[f"GET {kind}: URLSession"]["per_second"]

@@ -13,18 +13,35 @@ extension DiskStorage {
     /// stale temporary files on the way. Returns false when the directory cannot be read (every read is
     /// then a miss, and the next call tries again).
     ///
-    /// It runs under the lock, once, on first use: readers arriving meanwhile wait for it. `seconds` is
-    /// the caller's time, read before locking (the clock is the user's code).
+    /// Under the lock: readers arriving meanwhile wait for it, except reads while a background build
+    /// runs, which read their entry's own file (`DiskStorage+BackgroundIndex.swift`). `seconds` is the
+    /// caller's time, read before locking (the clock is the user's code).
     func ensureIndex(_ state: inout State, at seconds: Double, events: inout [CacheEvent]) -> Bool {
         if state.index != nil { return true }
-        state.indexBuilds += 1
+        guard let scan = scanDirectory(at: seconds) else { return false }
+        install(scan, into: &state, at: seconds, events: &events)
+        return true
+    }
+
+    /// What listing the folder found, before any entry is changed.
+    struct DirectoryScan {
+        var live: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
+        var expired: [(name: String, key: String?)] = []
+        var damaged: [String] = []
+        var unreadable: [String] = []
+    }
+
+    /// Lists the folder and reads each entry file's trailer. It removes only stale temporary files (a
+    /// crashed store's, never one being written), so it may run outside the lock; `nil` when the folder
+    /// cannot be listed.
+    func scanDirectory(at seconds: Double) -> DirectoryScan? {
         guard !listingFails.withLock({ $0 }),
             let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath)
         else {
-            return false
+            return nil
         }
-        var found: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
-        found.reserveCapacity(names.count)
+        var scan = DirectoryScan()
+        scan.live.reserveCapacity(names.count)
         for name in names {
             if TemporaryFile.isOurs(name) {
                 // A store that crashed between writing and renaming, or another storage's store in flight.
@@ -35,31 +52,50 @@ extension DiskStorage {
             switch readIndexEntry(name: name) {
             case .entry(let entry, let lastAccess):
                 if entry.expiration.isExpired(at: seconds) {
-                    // The sweep on open.
-                    try? POSIXFile.remove(path(of: name))
-                    state.statistics.expirations += 1
-                    if configuration.onEvent != nil { events.append(.expired(.disk, key: entry.key ?? name)) }
+                    scan.expired.append((name, entry.key))
                 } else {
-                    found.append((name, entry, lastAccess))
+                    scan.live.append((name, entry, lastAccess))
                 }
-            case .damaged:
-                try? POSIXFile.remove(path(of: name))
-            case .unavailable:
-                state.unreadable.insert(name)
-            case .skipped:
-                continue
+            case .damaged: scan.damaged.append(name)
+            case .unavailable: scan.unreadable.append(name)
+            case .skipped: continue
             }
         }
-        found.sort { $0.lastAccess < $1.lastAccess }
+        return scan
+    }
+
+    /// Makes `scan` the index, under the lock, with no index yet: removes the expired entries (the sweep
+    /// on open) and damaged files it found, then applies the renewals of reads served before the index.
+    /// No store or remove ran since the scan (each needs the index, or is counted in `changes`), so the
+    /// files it removes are the ones it read.
+    func install(
+        _ scan: DirectoryScan, into state: inout State, at seconds: Double, events: inout [CacheEvent]
+    ) {
+        state.indexBuilds += 1
+        for (name, key) in scan.expired {
+            try? POSIXFile.remove(path(of: name))
+            state.statistics.expirations += 1
+            if configuration.onEvent != nil { events.append(.expired(.disk, key: key ?? name)) }
+        }
+        for name in scan.damaged { try? POSIXFile.remove(path(of: name)) }
+        state.unreadable.formUnion(scan.unreadable)
         var index = ClockTable<String, IndexEntry>()
         var total = 0
-        for item in found {
+        for item in scan.live.sorted(by: { $0.lastAccess < $1.lastAccess }) {
             index.insert(item.entry, forKey: item.name)
             total += item.entry.size
         }
+        for (name, renewed) in state.earlyRenewals {
+            guard var entry = index.peek(name) else { continue }
+            if let renewed {
+                entry.expiration = renewed
+                index.insert(entry, forKey: name)
+            }
+            _ = index.touch(name)
+        }
+        state.earlyRenewals = [:]
         state.index = index
         state.totalSize = total
-        return true
     }
 
     /// ``ensureIndex(_:at:events:)``, then, when `name` could not be opened while the index was built (a
@@ -203,80 +239,5 @@ enum TemporaryFile {
     static func isStale(_ path: String, now: Double = Date().timeIntervalSince1970) -> Bool {
         guard let status = POSIXFile.linkStatus(path), status.isRegularFile else { return false }
         return now - status.modified > staleAge
-    }
-}
-
-/// One entry file opened and read outside the storage's lock.
-struct FileRead {
-    enum Result {
-        case entry(payload: Data, expiration: StoredExpiration)
-        /// A valid entry of another key with the same file name.
-        case otherKey
-        /// Not CacheKit's (see ``DiskStorage/IndexRead/skipped``), or gone.
-        case notOurs
-        /// CacheKit's, and damaged: `reason` says how.
-        case damaged(reason: String)
-        /// Could not be read now (refused, as a protected file is while the device is locked; out of
-        /// descriptors or memory; an I/O error): not judged either way.
-        case unavailable
-    }
-
-    let result: Result
-    /// Open when the file was a regular file; ``close()`` closes it.
-    let descriptor: Int32?
-    /// Where the deadline is in the file, for writing a renewal back.
-    let deadlineOffset: Int
-
-    init(path: String, key: String, sizeLimit: Int, injectedFailure: Int32? = nil) {
-        var opened: Int32?
-        var failure: Int32 = 0
-        do throws(POSIXFile.Failure) {
-            if let injectedFailure { throw POSIXFile.Failure(code: injectedFailure) }
-            opened = try POSIXFile.openForReading(path, writable: true)
-        } catch {
-            failure = error.code
-            // A read-only file or file system: read it, and skip writing the renewal back.
-            if injectedFailure == nil, error.code == EACCES || error.code == EROFS {
-                do throws(POSIXFile.Failure) {
-                    opened = try POSIXFile.openForReading(path, writable: false)
-                } catch {
-                    failure = error.code
-                }
-            }
-        }
-        guard let descriptor = opened else {
-            // Gone, a link, a directory or a device without a reader: not an entry. Refused (a protected
-            // file while the device is locked: EPERM), or out of descriptors: may open later, so it is a
-            // miss that stays indexed.
-            let notAnEntry = [ENOENT, ELOOP, EISDIR, ENXIO, ENOTDIR].contains(failure)
-            (result, self.descriptor, deadlineOffset) = (notAnEntry ? .notOurs : .unavailable, nil, 0)
-            return
-        }
-        self.descriptor = descriptor
-        guard let status = try? POSIXFile.status(descriptor), status.isRegularFile, status.size <= sizeLimit
-        else {
-            (result, deadlineOffset) = (.notOurs, 0)
-            return
-        }
-        deadlineOffset = status.size - EntryFile.deadlineOffsetFromEnd
-        let file: Data
-        do throws(POSIXFile.Failure) {
-            file = try POSIXFile.read(descriptor, count: status.size, at: 0)
-        } catch {
-            result = .unavailable
-            return
-        }
-        switch EntryFile.decode(file) {
-        case .foreign:
-            result = .notOurs
-        case .damaged:
-            result = .damaged(reason: "its trailer or payload checksum does not match its bytes")
-        case .entry(let storedKey, let payload, let trailer):
-            result = storedKey == key ? .entry(payload: payload, expiration: trailer.expiration) : .otherKey
-        }
-    }
-
-    func close() {
-        if let descriptor { POSIXFile.closeDescriptor(descriptor) }
     }
 }

@@ -44,10 +44,15 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var writing: [String: (stores: Int, floor: UInt64)] = [:]
         /// Stores that began before the last `removeAll` never rename their file into place.
         var clearedBelow: UInt64 = 0
-        /// How many times the directory was listed to build the index; stays 1 however many stores.
+        /// How many indexes were built from a listing and installed; stays 1 however many stores.
         var indexBuilds = 0
         /// Entry files that could not be opened when the index was built; tried again by key.
         var unreadable: Set<String> = []
+        /// Whether a background build of the index runs (started by the first read).
+        var buildingInBackground = false
+        /// Renewals by reads served from their file before the index existed: the renewed expiration
+        /// (`nil` when the read did not change it), applied when the index is installed.
+        var earlyRenewals: [String: StoredExpiration?] = [:]
     }
 
     /// The configuration the storage was created with.
@@ -61,16 +66,20 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     /// A test hook run by a store between writing its temporary file and renaming it; `nil` outside tests.
     private let beforeRename = Locked<(@Sendable (String) -> Void)?>(nil)
     /// A test hook run by a read between finding its entry in the index and reading the file.
-    private let beforeReadingFile = Locked<(@Sendable (String) -> Void)?>(nil)
+    let beforeReadingFile = Locked<(@Sendable (String) -> Void)?>(nil)
     /// A test hook that makes opening an entry file for the index fail with an errno, as a locked device
     /// does for a protected file (root, who runs CI, can open any file); `nil` outside tests.
     let openFailure = Locked<(@Sendable (String) -> Int32?)?>(nil)
     /// A test hook that makes listing the folder fail, as running out of descriptors does; false outside
     /// tests.
     let listingFails = Locked(false)
+    /// A test hook run by a background index build between its scan and installing the index; `nil`
+    /// outside tests.
+    let beforeInstallingIndex = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Creates the storage and its directory. The index is built on first use, and expired entries
-    /// found then are removed.
+    /// found then are removed: in the background when the first use is a read (which reads its entry's
+    /// own file meanwhile), on the caller's thread otherwise.
     /// - Parameters:
     ///   - configuration: Location, limits and default expiration; see ``Configuration``.
     ///   - clock: Where the current time comes from; ``CacheClock/system`` by default.
@@ -204,7 +213,13 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let path = path(of: name)
         var retired: [String] = []
         defer { discard(retired) }
+        // Before the index exists, a read starts building it in the background and reads its own file.
+        var early = false
         let found = state.withLock { state -> IndexEntry? in
+            if state.index == nil, buildIndexInBackground(&state) {
+                early = true
+                return nil
+            }
             guard ensureIndex(&state, at: seconds, events: &events, lookingUp: name),
                 let position = state.index?.touch(name),
                 let entry = state.index?.payload(at: position)
@@ -220,6 +235,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
                 return nil
             }
             return entry
+        }
+        if early {
+            return readBeforeIndex(name: name, key: key, extending: extending, now: now, events: &events)
         }
         guard let found else {
             events.append(.miss(.disk, key: key))
@@ -625,9 +643,19 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         beforeReadingFile.withLock { $0 = hook }
     }
 
-    /// How many times the directory has been listed to build the index (for tests).
+    /// How many indexes have been built from a listing of the directory and installed (for tests).
     var indexBuildCount: Int {
         state.withLock { $0.indexBuilds }
+    }
+
+    /// Whether the index is installed (for tests).
+    var hasIndex: Bool {
+        state.withLock { $0.index != nil }
+    }
+
+    /// Whether a background build of the index runs (for tests).
+    var isBuildingInBackground: Bool {
+        state.withLock { $0.buildingInBackground }
     }
 
     // MARK: - Helpers

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import CacheKit
+
+/// Holds a disk storage's background index build between its scan and installing the index.
+final class HeldIndexBuild: Sendable {
+    private let release = DispatchSemaphore(value: 0)
+    private let scanned = Locked(false)
+
+    init(_ disk: DiskStorage<String>) {
+        disk.beforeInstallingIndex.withLock {
+            $0 = { [self] in
+                scanned.withLock { $0 = true }
+                release.wait()
+            }
+        }
+    }
+
+    /// Waits until the build has scanned the folder and is held; records an issue after 10 seconds.
+    func waitUntilScanned() async {
+        await waitFor("the background build to scan the folder") { scanned.withLock { $0 } }
+    }
+
+    func install() { release.signal() }
+}
+
+/// Waits until `condition` holds; records an issue naming `what` after 10 seconds instead of hanging.
+func waitFor(_ what: String, _ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("waited 10 s for \(what)")
+            return
+        }
+        await Task.yield()
+    }
+}
+
+/// Waits until `disk` has an index installed.
+func waitForIndex(_ disk: DiskStorage<String>) async {
+    await waitFor("the index") { disk.hasIndex }
+}
+
+@Suite("DiskStorage: the first read does not wait for the index")
+struct BackgroundIndexTests {
+    let folder: TemporaryFolder
+    let clock = ManualClock()
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    /// A folder holding `count` entries `k0`…, written by an earlier storage.
+    func fill(_ count: Int, expiration: CacheExpiration? = nil) throws {
+        let earlier = try DiskStorage<String>(in: folder, clock: clock)
+        for index in 0..<count { try earlier.store("v\(index)", forKey: "k\(index)", expiration: expiration) }
+    }
+
+    @Test func theFirstReadIsServedFromItsFileWhileTheIndexIsBuilt() async throws {
+        // Given a folder of 200 entries, opened again, with the background build held
+        try fill(200)
+        let disk = try DiskStorage<String>(in: folder, clock: clock)
+        let build = HeldIndexBuild(disk)
+        // When the first read comes
+        let value = disk.value(forKey: "k7")
+        // Then it is answered before the index exists, from the entry's file
+        #expect(value == "v7")
+        await build.waitUntilScanned()
+        #expect(!disk.hasIndex)
+        // And the index, once installed, holds every entry
+        build.install()
+        await waitForIndex(disk)
+        #expect(disk.count == 200)
+        #expect(disk.indexBuildCount == 1)
+        #expect(disk.statistics.hits == 1)
+    }
+
+    @Test func aReadBeforeTheIndexRenewsItsEntryInTheIndex() async throws {
+        // Given an entry that lives 10 seconds and renews on read, and a build that scanned it before
+        try fill(1, expiration: .seconds(10))
+        let disk = try DiskStorage<String>(in: folder, clock: clock)
+        let build = HeldIndexBuild(disk)
+        _ = disk.value(forKey: "other")
+        await build.waitUntilScanned()
+        // When it is read 6 seconds on, before the index is installed
+        clock.advance(by: 6)
+        #expect(disk.value(forKey: "k0") == "v0")
+        build.install()
+        await waitForIndex(disk)
+        // Then the index has the renewed deadline: 14 seconds after the store, it is still there
+        clock.advance(by: 8)
+        #expect(disk.value(forKey: "k0") == "v0")
+    }
+
+    @Test func aStoreWhileTheIndexIsBuiltInTheBackgroundIsKept() async throws {
+        // Given a background build started by a read and held after its scan
+        try fill(3)
+        let disk = try DiskStorage<String>(in: folder, clock: clock)
+        let build = HeldIndexBuild(disk)
+        _ = disk.value(forKey: "k0")
+        await build.waitUntilScanned()
+        // When a store comes meanwhile (it builds an index of its own) and the background build finishes
+        try await disk.store("new", forKey: "k1")
+        build.install()
+        await waitFor("the background build to finish") { !disk.isBuildingInBackground }
+        // Then the store's value is the one kept, and the background index was dropped, not installed
+        #expect(disk.value(forKey: "k1") == "new")
+        #expect(disk.count == 3)
+        #expect(disk.indexBuildCount == 1)
+    }
+
+    @Test func aRemoveWithoutAnIndexWhileTheIndexIsBuiltInTheBackgroundIsNotUndone() async throws {
+        // Given a background build held after a scan that found "k1"
+        try fill(3)
+        let disk = try DiskStorage<String>(in: folder, clock: clock)
+        let build = HeldIndexBuild(disk)
+        _ = disk.value(forKey: "k0")
+        await build.waitUntilScanned()
+        // When "k1" is removed meanwhile by name, the folder refusing a listing (out of descriptors),
+        // and the background build then finishes
+        disk.listingFails.withLock { $0 = true }
+        try await disk.removeValue(forKey: "k1")
+        disk.listingFails.withLock { $0 = false }
+        build.install()
+        await waitFor("the background build to finish") { !disk.isBuildingInBackground }
+        // Then the build's scan, older than the remove, is not installed: "k1" stays removed
+        #expect(disk.count == 2)
+        #expect(disk.value(forKey: "k1") == nil)
+        #expect(!FileManager.default.fileExists(atPath: disk.fileURL(forKey: "k1").path))
+    }
+
+    @Test func anEntryExpiredBeforeTheIndexIsAMissAndIsSweptWhenTheIndexIsBuilt() async throws {
+        // Given an entry that expired while the storage was closed
+        try fill(1, expiration: .seconds(5))
+        clock.advance(by: 10)
+        let disk = try DiskStorage<String>(in: folder, clock: clock)
+        // When it is the first read
+        let value = disk.value(forKey: "k0")
+        // Then it is a miss, and the index build removes its file
+        #expect(value == nil)
+        await waitForIndex(disk)
+        #expect(!FileManager.default.fileExists(atPath: disk.fileURL(forKey: "k0").path))
+        #expect(disk.statistics.expirations == 1)
+    }
+}
