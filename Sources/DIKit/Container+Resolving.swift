@@ -16,7 +16,7 @@ extension Container {
         arguments: Arguments
     ) throws(ResolutionError) -> Service {
         let key = RegistrationKey(Service.self, Arguments.self, name: name)
-        lock.lock()
+        lock.lockForReading()
         guard let base = registrations[key] else {
             lock.unlock()
             return try resolveInherited(key: key, arguments: arguments)
@@ -79,7 +79,7 @@ extension Container {
     func lookup(_ key: RegistrationKey) -> (RegistrationBase, Container)? {
         var container: Container? = self
         while let current = container {
-            if let registration = current.lock.withLock({ current.registrations[key] }) {
+            if let registration = current.lock.withReadLock({ current.registrations[key] }) {
                 return (registration, current)
             }
             container = current.parent
@@ -113,7 +113,7 @@ extension Container {
         var matches: [RegistrationDescription] = []
         var container: Container? = self
         while let current = container {
-            matches += current.lock.withLock {
+            matches += current.lock.withReadLock {
                 current.registrations.values.filter { registration in
                     registration.key != key
                         && (registration.key.service == key.service

@@ -26,11 +26,12 @@ public final class Container: Resolving, Sendable {
 
     /// The container this one falls back to for registrations it does not have itself.
     public let parent: Container?
-    /// Guards `registrations` and the shared instances of the registrations this container owns.
-    @usableFromInline let lock = Lock()
-    // nonisolated(unsafe) and @exclusivity(unchecked): only read or written while holding `lock`, which
-    // already rules out overlapping accesses; the dynamic exclusivity check cost every resolve two
-    // runtime calls and a thread-local lookup.
+    /// Guards `registrations` and the shared instances of the registrations this container owns: resolves
+    /// read under it side by side, registering and keeping or releasing instances write alone.
+    @usableFromInline let lock = ReadWriteLock()
+    // nonisolated(unsafe) and @exclusivity(unchecked): only read while holding `lock` for reading, and
+    // only written while holding it alone, which already rules out a write overlapping any access; the
+    // dynamic exclusivity check cost every resolve two runtime calls and a thread-local lookup.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var registrations:
         [RegistrationKey: RegistrationBase] = [:]
 

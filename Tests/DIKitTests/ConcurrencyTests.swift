@@ -1,5 +1,6 @@
 import DIKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Container: concurrency")
@@ -50,4 +51,44 @@ struct ConcurrencyTests {
         // Then
         #expect(failures == 0)
     }
+
+    @Test func registeringWhileThreadsResolveWithoutPauseIsNotStarved() {
+        // Given two threads resolving a singleton and a transient from one container without pause
+        let container = Container()
+        container.register(Service.self, scope: .singleton) { _ in Service() }
+        container.register(String.self) { _ in "transient" }
+        let stop = StopFlag()
+        let readers = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: readers) {
+                while !stop.isRaised {
+                    _ = try? container.resolve(Service.self)
+                    _ = try? container.resolve(String.self)
+                }
+            }
+        }
+        // When a third thread registers and releases instances meanwhile
+        let finished = Watchdog.finishes {
+            for index in 0..<500 {
+                container.register(Int.self, name: "\(index)") { _ in index }
+                if index.isMultiple(of: 50) { container.releaseInstances() }
+            }
+        }
+        stop.raise()
+        readers.wait()
+        // Then the writer finished: readers sharing the lock never kept it from registering
+        #expect(finished, "registering waited behind resolves that never paused")
+        #expect((try? container.resolve(Int.self, name: "499")) == 499)
+    }
+}
+
+/// A flag one thread raises and others poll.
+final class StopFlag: @unchecked Sendable {
+    // @unchecked Sendable: `raised` is only read or written while holding `lock`.
+    private let lock = NSLock()
+    private var raised = false
+
+    var isRaised: Bool { lock.withLock { raised } }
+
+    func raise() { lock.withLock { raised = true } }
 }

@@ -30,7 +30,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
     private var waiters: [Waiter] = []
 
     init(
-        name: String?, scope: Scope, ownerLock: Lock, recorder: VerificationRecorder?,
+        name: String?, scope: Scope, ownerLock: ReadWriteLock, recorder: VerificationRecorder?,
         factory: @escaping Factory
     ) {
         self.factory = factory
@@ -42,7 +42,9 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
             recorder: recorder)
     }
 
-    override func freshCopy(ownerLock lock: Lock, recorder: VerificationRecorder?) -> RegistrationBase {
+    override func freshCopy(ownerLock lock: ReadWriteLock, recorder: VerificationRecorder?)
+        -> RegistrationBase
+    {
         AsyncRegistration(name: key.name, scope: scope, ownerLock: lock, recorder: recorder, factory: factory)
     }
 
@@ -86,7 +88,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
             try AsyncResolution.checkCycle(self, from: parent)
             switch await enter(parent: parent) {
             case .create:
-                let generation = ownerLock.withLock { kept.generation }
+                let generation = ownerLock.withReadLock { kept.generation }
                 do {
                     let made = try await make(resolvingFrom: owner, parent: parent)
                     try keep(made, ifStillAt: generation, parent: parent)
@@ -144,7 +146,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
     /// so a task that starts waiting after a release always sees it here.
     private func finish(made: Service, ifStillAt generation: Int) {
         AsyncCreations.lock.withLock {
-            let unchanged = ownerLock.withLock { kept.generation } == generation
+            let unchanged = ownerLock.withReadLock { kept.generation } == generation
             resumeWaiters(with: unchanged ? .made(made) : .retry)
         }
     }
@@ -171,7 +173,7 @@ final class AsyncRegistration<Service: Sendable>: RegistrationBase, @unchecked S
     }
 
     private func keptInstance() -> Service? {
-        ownerLock.withLock { kept.current }
+        ownerLock.withReadLock { kept.current }
     }
 
     /// Keeps `made` as the scope says, unless the instances were released since `generation`.

@@ -7,7 +7,7 @@ class RegistrationBase: @unchecked Sendable {
     // subclass is guarded by `ownerLock`, the lock of the one container that holds the registration.
     @usableFromInline let key: RegistrationKey
     @usableFromInline let scope: Scope
-    @usableFromInline let ownerLock: Lock
+    @usableFromInline let ownerLock: ReadWriteLock
     let description: RegistrationDescription
     /// Set only on the throwaway copies ``Container/verify()`` resolves: records who captured whom.
     @usableFromInline let recorder: VerificationRecorder?
@@ -20,7 +20,7 @@ class RegistrationBase: @unchecked Sendable {
 
     @usableFromInline
     init(
-        key: RegistrationKey, scope: Scope, ownerLock: Lock, description: RegistrationDescription,
+        key: RegistrationKey, scope: Scope, ownerLock: ReadWriteLock, description: RegistrationDescription,
         recorder: VerificationRecorder?, isForwarding: Bool = false
     ) {
         self.key = key
@@ -35,7 +35,9 @@ class RegistrationBase: @unchecked Sendable {
     var takesArguments: Bool { false }
 
     /// A copy with the same factory and no cached instances, owned by the container of `lock`.
-    func freshCopy(ownerLock lock: Lock, recorder: VerificationRecorder?) -> RegistrationBase { self }
+    func freshCopy(ownerLock lock: ReadWriteLock, recorder: VerificationRecorder?) -> RegistrationBase {
+        self
+    }
 
     /// Drops cached singleton, custom-scope and weak instances.
     func releaseInstances() {}
@@ -67,7 +69,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
 
     @usableFromInline
     init(
-        name: String?, scope: Scope, ownerLock: Lock, fixedInstance: Service? = nil,
+        name: String?, scope: Scope, ownerLock: ReadWriteLock, fixedInstance: Service? = nil,
         kind: RegistrationDescription.Kind = .synchronous, recorder: VerificationRecorder? = nil,
         isForwarding: Bool = false, factory: @escaping Factory
     ) {
@@ -82,7 +84,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     }
 
     @usableFromInline
-    convenience init(name: String?, instance: Service, ownerLock: Lock) {
+    convenience init(name: String?, instance: Service, ownerLock: ReadWriteLock) {
         self.init(name: name, scope: .singleton, ownerLock: ownerLock, fixedInstance: instance) { _, _ in
             instance
         }
@@ -90,7 +92,9 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
 
     override var takesArguments: Bool { Arguments.self != Void.self }
 
-    override func freshCopy(ownerLock lock: Lock, recorder: VerificationRecorder?) -> RegistrationBase {
+    override func freshCopy(ownerLock lock: ReadWriteLock, recorder: VerificationRecorder?)
+        -> RegistrationBase
+    {
         Registration(
             name: key.name, scope: scope, ownerLock: lock, fixedInstance: fixedInstance,
             kind: description.kind, recorder: recorder, isForwarding: isForwarding, factory: factory)
@@ -137,7 +141,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
             try enterCreationGate(parent: parent)
             defer { creationGate.leave() }
             if let existing = sharedInstance() { return existing }
-            let generation = ownerLock.withLock { kept.generation }
+            let generation = ownerLock.withReadLock { kept.generation }
             let made = try make(arguments, resolvingFrom: owner, parent: parent)
             try keep(made, ifStillAt: generation) {
                 ResolutionFrames.path(from: parent, appending: self.description.service)
@@ -163,7 +167,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
 
     @usableFromInline
     func sharedInstance() -> Service? {
-        ownerLock.withLock { kept.current }
+        ownerLock.withReadLock { kept.current }
     }
 
     /// Keeps `made` as the scope says (strongly for singleton and custom scopes, weakly for the weak
