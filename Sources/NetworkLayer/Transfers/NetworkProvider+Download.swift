@@ -15,7 +15,9 @@ extension NetworkProvider {
     /// server supports ranges (`Accept-Ranges: bytes` or a `206`) with a strong validator (a strong
     /// `ETag`, or without an `ETag` a `Last-Modified` at least a second older than the answer's `Date`),
     /// the download resumes with `Range` and `If-Range`, asking only for the missing bytes, up to
-    /// `resumeAttempts` times; a server that answers `200` instead starts the file over. Every attempt
+    /// `resumeAttempts` times; a server that answers `200` instead starts the file over. A transfer that
+    /// fails after its last byte (the announced total, or a `416` to the resume saying there is no more)
+    /// completes the download instead. Every attempt
     /// goes through the middlewares, which see an empty body for a successful status. A refused status
     /// throws ``NetworkError/unacceptableStatus(_:)`` with the body's first MiB, and writes no file.
     ///
@@ -70,8 +72,11 @@ extension NetworkProvider {
                 return DownloadedFile(
                     url: destination, response: head, byteCount: byteCount, resumeCount: resumes)
             } catch {
-                // Decided before waiting for the writes: a cancelled or failed download drops its backlog.
-                guard resumes < resumeAttempts, !Task.isCancelled, Self.mayResume(after: error) else {
+                // Decided before waiting for the writes: a cancelled or failed download drops its backlog
+                // (unless every byte may have arrived).
+                guard !Task.isCancelled, Self.mayResume(after: error),
+                    resumes < resumeAttempts || file.completeHead != nil
+                else {
                     await file.discard()
                     throw error
                 }
@@ -79,6 +84,23 @@ extension NetworkProvider {
                 if let failedWrite = await file.beginAttempt() {
                     await file.discard()
                     throw failedWrite
+                }
+                // Every byte of the announced total arrived before the transfer failed: it is complete.
+                if let head = file.completeHead {
+                    do {
+                        try await file.finishWriting()
+                        try file.move(to: destination)
+                    } catch {
+                        await file.discard()
+                        throw error
+                    }
+                    return DownloadedFile(
+                        url: destination, response: head, byteCount: file.progress.completedBytes,
+                        resumeCount: resumes)
+                }
+                guard resumes < resumeAttempts else {
+                    await file.discard()
+                    throw error
                 }
                 guard file.canResume || file.takeRestart() else {
                     await file.discard()
@@ -139,6 +161,7 @@ extension NetworkProvider {
                     // A refused body over the limit: its first MiB is kept.
                 }
                 sink.close(nil)
+                if let complete = file.completed(by: head) { return (Data(), complete) }
                 return (sink.refusedBody ?? Data(), head)
             }
             return try await downloadWindows(
@@ -187,6 +210,11 @@ extension NetworkProvider {
                 if head.statusCode == 416, file.askedForFirstWindow {
                     file.refuseWindows()
                     continue
+                }
+                // A resume refused because the file already holds every byte: it is complete.
+                if let complete = file.completed(by: head) {
+                    try await file.flush()
+                    return (Data(), complete)
                 }
                 return (refused, head)
             }

@@ -379,6 +379,22 @@ def handle_ranged(handler, query, body=ranged_body, tag="v1"):
         shown_total = "*" if query.get("unknownTotal") == "1" else str(total)
         headers["Content-Range"] = "bytes %d-%d/%s" % (first, last, shown_total)
     handler.send_header("Content-Type", "application/octet-stream")
+    if query.get("stallAfterAll") == "1" and call == 1:
+        # Every byte of the answer, chunked, then no last chunk: the transfer stalls with the body whole.
+        handler.send_header("Transfer-Encoding", "chunked")
+        for name, value in headers.items():
+            handler.send_header(name, value)
+        handler.end_headers()
+        position, end_of_answer = first, last + 1
+        while position < end_of_answer:
+            end = min(end_of_answer, position + 65536)
+            chunk = body(position, end)
+            handler.wfile.write(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
+            position = end
+        handler.wfile.flush()
+        time.sleep(int(query.get("stallMs", "3000")) / 1000)
+        handler.close_connection = True
+        return
     handler.send_header("Content-Length", str(last + 1 - first))
     for name, value in headers.items():
         handler.send_header(name, value)

@@ -51,6 +51,9 @@ final class DownloadFile: Sendable {
         var answerEnd: Int64?
         /// The server answered a window unusably (a `416`, a `206` for other bytes): no more windows.
         var windowsRefused = false
+        /// The head of the last answer whose bytes the file holds: what a download that ends without
+        /// another answer reports.
+        var lastHead: HTTPURLResponse?
 
         /// Bytes written or about to be: where the file ends once the writer is done.
         var received: Int64 { written + queuedBytes }
@@ -231,11 +234,15 @@ final class DownloadFile: Sendable {
         let range =
             head.statusCode == 206 ? ContentRange(head.headerFields.value(named: "Content-Range")) : nil
         let validator = Self.strongValidator(in: head.headerFields)
-        if let range, try continues(with: range, validator: validator) { return }
+        if let range, try continues(with: range, validator: validator) {
+            state.withLock { $0.lastHead = head }
+            return
+        }
         try writer.sync {
             drain()
             try openNow(head, range: range)
         }
+        state.withLock { $0.lastHead = head }
     }
 
     /// Whether `range` continues the file still open, without a gap or an overlap; then it is taken as

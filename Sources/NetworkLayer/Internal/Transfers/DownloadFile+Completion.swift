@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A download whose connection failed after its last byte is complete: it is not asked for again (which
+/// a server refuses with a `416`), and not thrown away.
+extension DownloadFile {
+    /// The head of the last answer, when the file holds every byte of the total it announced and no
+    /// write failed: a transfer that stalled or dropped after its last byte (a chunked body whose end
+    /// never came) needs no other request.
+    var completeHead: HTTPURLResponse? {
+        state.withLock { state in
+            guard state.writeError == nil, let total = state.expectedTotal, state.received == total else {
+                return nil
+            }
+            return state.lastHead
+        }
+    }
+
+    /// The head of the last answer, when `head` refuses a resume because the file already holds every
+    /// byte: a `416` saying the body has as many bytes as were received (`Content-Range: bytes */N`),
+    /// to a request that asked for the bytes from `N` on with `If-Range`, so of the same version. What a
+    /// body of unknown length that dropped after its last byte gets when asked for the rest.
+    func completed(by head: HTTPURLResponse) -> HTTPURLResponse? {
+        guard head.statusCode == 416,
+            let total = Self.unsatisfiedRangeTotal(head.headerFields.value(named: "Content-Range"))
+        else { return nil }
+        return state.withLock { state in
+            guard state.writeError == nil, let point = state.resumePoint, point.offset == total else {
+                return nil
+            }
+            return state.lastHead
+        }
+    }
+
+    /// `N` of a `Content-Range: bytes */N` header (digits only, no overflow), or `nil`.
+    static func unsatisfiedRangeTotal(_ header: String?) -> Int64? {
+        guard let header, header.hasPrefix("bytes */") else { return nil }
+        let digits = header.dropFirst("bytes */".count)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int64(digits)
+    }
+}

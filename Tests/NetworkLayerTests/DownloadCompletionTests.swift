@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Downloads whose connection fails after the last byte arrived, from the fixture server on 127.0.0.1:
+/// it sends the whole answer chunked, then neither the last chunk nor a close, until the client gives up.
+@Suite("Downloads that fail after their last byte")
+struct DownloadCompletionTests {
+    let server: TestServer
+    let group: EndpointGroup
+    let folder: URL
+
+    init() async throws {
+        server = try await TestServer.shared.value
+        group = EndpointGroup(baseURL: server.baseURL)
+        folder = try newTemporaryFolder("complete")
+    }
+
+    func provider(window: Int?) -> NetworkProvider {
+        var configuration = NetworkProvider.Configuration()
+        configuration.downloadWindow = window
+        return NetworkProvider(session: URLSession(configuration: .ephemeral), configuration: configuration)
+    }
+
+    /// A 50,000-byte download whose first answer stalls after its last byte, with a 500 ms idle timeout.
+    func stalling() -> (Endpoint<Data>, String) {
+        let id = UUID().uuidString
+        var endpoint: Endpoint<Data> = group.get(
+            "ranged", query: ["bytes": "50000", "id": id, "stallAfterAll": "1", "stallMs": "5000"])
+        endpoint.timeout = .milliseconds(500)
+        return (endpoint, id)
+    }
+
+    func rangesAsked(_ id: String) async throws -> [String] {
+        struct Log: Decodable { let ranges: [String] }
+        let log: Endpoint<Log> = group.get("ranged-log", query: ["id": id])
+        return try await provider(window: nil).send(log).ranges
+    }
+
+    @Test func aWindowThatStallsAfterItsLastByteCompletesWithoutAnotherRequest() async throws {
+        // Given a first window whose answer announces 50,000 bytes, sends them all, then stalls
+        let (endpoint, id) = stalling()
+        let destination = folder.appendingPathComponent("stalled-window.bin")
+        // When the idle timeout ends the transfer
+        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        // Then the download is complete, and nothing more was asked for
+        #expect(try await rangesAsked(id) == ["bytes=0-99999"])
+        #expect(try Data(contentsOf: destination) == patterned(50_000, period: 251))
+        #expect(file.byteCount == 50_000)
+        #expect(file.resumeCount == 0)
+        #expect(file.response.statusCode == 206)
+    }
+
+    @Test func aBodyOfUnknownLengthThatStallsAfterItsLastByteCompletesOnTheServers416() async throws {
+        // Given a 200 without a length (chunked) that sends every byte, then stalls
+        let (endpoint, id) = stalling()
+        let destination = folder.appendingPathComponent("stalled-body.bin")
+        // When the idle timeout ends it, the resume asks for the rest, and the server has none (416)
+        let file = try await provider(window: nil).download(endpoint, to: destination)
+        // Then the file received is the download: not thrown away, not asked for again
+        #expect(try await rangesAsked(id) == ["", "bytes=50000-"])
+        #expect(try Data(contentsOf: destination) == patterned(50_000, period: 251))
+        #expect(file.response.statusCode == 200)
+        #expect(file.resumeCount == 1)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".part")
+        }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test(
+        arguments: [
+            ("bytes */50000", Int64(50_000)), ("bytes */0", 0), ("bytes 0-9/10", nil), ("bytes */", nil),
+            ("bytes */-1", nil), ("bytes */99999999999999999999", nil), ("bytes */5 ", nil),
+        ] as [(String, Int64?)])
+    func anUnsatisfiedRangeSaysItsTotalOnlyInItsOwnForm(header: String, total: Int64?) {
+        #expect(DownloadFile.unsatisfiedRangeTotal(header) == total)
+    }
+}
