@@ -11,7 +11,7 @@ import Foundation
 final class TransferHandler: Sendable {
     typealias Progress = @Sendable (TransferCounts) -> Void
 
-    private struct State: @unchecked Sendable {
+    struct State: @unchecked Sendable {
         // @unchecked Sendable: the task is only used for `resume()` and `cancel()`, which URLSessionTask
         // documents as thread-safe; FoundationNetworking does not annotate it `Sendable`.
         var task: URLSessionTask?
@@ -29,7 +29,7 @@ final class TransferHandler: Sendable {
         var gaveOutHeld = false
     }
 
-    private let state: Locked<State>
+    let state: Locked<State>
     private let sink: any TransferSink
     private let progress: Progress?
     private let idleTimeout: Duration?
@@ -107,7 +107,7 @@ final class TransferHandler: Sendable {
     }
 
     /// Hands `head` to the sink and to the caller waiting for it. Returns whether the body is wanted.
-    private func deliver(_ head: HTTPURLResponse) -> Bool {
+    func deliver(_ head: HTTPURLResponse) -> Bool {
         do {
             try sink.open(head)
         } catch {
@@ -177,48 +177,6 @@ final class TransferHandler: Sendable {
         finish(error.map { .failure($0) } ?? .success(()), cancellingTask: false)
     }
 
-    /// Whether the transfer has its answer already, so a challenge must not go to the session's delegate:
-    /// it ended, or its `401` was given out because the body outgrew what is held. Such a transfer ends
-    /// here, its body complete: FoundationNetworking asks for a credential only once the body has ended.
-    func settlesChallengeItself() -> Bool {
-        let (ended, gaveOut) = state.withLock { ($0.end != nil, $0.gaveOutHeld) }
-        if gaveOut, !ended { finish(.success(()), cancellingTask: true) }
-        return ended || gaveOut
-    }
-
-    /// The session's delegate answered the challenge of a held `401`: with a credential the request is
-    /// sent again and the held answer dropped; otherwise the held answer is the final one.
-    func challengeAnswered(retrying: Bool) {
-        if retrying {
-            state.withLock { $0.held = nil }
-        } else {
-            _ = releaseHeldAnswer()
-        }
-    }
-
-    /// Delivers a held `401` and its body as the transfer's answer and ends it. Returns whether one was held.
-    private func releaseHeldAnswer() -> Bool {
-        let taken = state.withLock { state in
-            defer { state.held = nil }
-            return state.held
-        }
-        guard let held = taken else { return false }
-        if deliver(held.head) {
-            receive(held.body)
-        }
-        finish(.success(()), cancellingTask: true)
-        return true
-    }
-
-    /// Whether URLSession hands the delegate a `401` and its body before asking it for a credential, and
-    /// sends again after: FoundationNetworking does (measured), so its `401`s are held until the answer
-    /// to the challenge is known, as Apple platforms' URLSession decides before it reports a response.
-    #if canImport(FoundationNetworking)
-        static let deliversChallengedHeads = true
-    #else
-        static let deliversChallengedHeads = false
-    #endif
-
     // MARK: - Driven by the caller
 
     /// Ends the transfer with `error` and cancels its task, unless it has already ended.
@@ -264,7 +222,7 @@ final class TransferHandler: Sendable {
 
     // MARK: - Internals
 
-    private func finish(_ outcome: Result<Void, any Error>, cancellingTask: Bool) {
+    func finish(_ outcome: Result<Void, any Error>, cancellingTask: Bool) {
         let ended = state.withLock { state -> (State, Bool)? in
             guard state.end == nil else { return nil }
             state.end = outcome
