@@ -137,6 +137,21 @@ struct ResponseLimitTests {
         }
     }
 
+    @Test func anUploadRefusedWithAnEndlessBodyEndsWithItsStatusAndTheBodysFirstMiB() async throws {
+        // Given an upload answered 503 with a body that never ends
+        let upload = group.endpoint(
+            .post, "big-error", query: [URLQueryItem(name: "status", value: "503")], as: Data.self)
+        // When
+        let error = await error { try await provider().upload(upload, data: Data(count: 1024)) }
+        // Then the status is what the caller gets, with the body's first MiB
+        guard case .unacceptableStatus(let failure)? = error as? NetworkError else {
+            Issue.record("expected unacceptableStatus, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.statusCode == 503)
+        #expect(failure.body.count == NetworkProvider.errorBodyLimit)
+    }
+
     @Test func aHEADAnswerIsNotMeasuredByTheLengthItAnnounces() async throws {
         // Given a HEAD of a 1 GiB resource, and a provider accepting 1 MiB
         var head = endpoint("declared", ["bytes": "\(1 << 30)"])

@@ -126,26 +126,31 @@ extension NetworkProvider {
                     progress(TransferProgress(completedBytes: counts.sent, expectedBytes: size))
                 }
             }
-            let limit = wholeBodyLimit(of: endpoint)
-            // Bounded like the body it collects (a refused status's first MiB included).
-            let channel = ChunkChannel(bufferLimit: max(limit, Self.errorBodyLimit))
+            // The answer is collected as a `send`'s is: bounded, a refused status's first MiB kept.
+            let (answers, answered) = AsyncStream<BodyCollector.Outcome>.makeStream(
+                bufferingPolicy: .bufferingNewest(1))
+            let collector = BodyCollector(
+                limit: wholeBodyLimit(of: endpoint), accepts: endpoint.acceptableStatusCodes,
+                method: request.httpMethod
+            ) { outcome in
+                answered.yield(outcome)
+                answered.finish()
+            }
             let handler = TransferHandler(
-                sink: channel, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
+                sink: collector, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
                 deadlines: configuration.deadlines, progress: sent)
-            channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
             try transfers(for: urlSession, endpoint: endpoint.name).start(
                 request, uploading: body, handler: handler)
-            let head = try await handler.head()
+            _ = try await handler.head()
             CurrentAttempt.responseStarted()
             CurrentAttempt.sent(handler.counts.sent)
-            guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
-                return (try await channel.collect(limit: min(limit, Self.errorBodyLimit)), head)
+            return try await withTaskCancellationHandler {
+                var outcomes = answers.makeAsyncIterator()
+                guard let outcome = await outcomes.next() else { throw CancellationError() }
+                return try outcome.get()
+            } onCancel: {
+                handler.fail(CancellationError())
             }
-            if head.expectedContentLength > Int64(limit) {
-                channel.stop(with: CancellationError())
-                throw NetworkError.responseTooLarge(limit: limit)
-            }
-            return (try await channel.collectWhole(limit: limit), head)
         }
     }
 

@@ -122,31 +122,6 @@ final class ChunkChannel: TransferSink, Sendable {
         stopTransfer?()
     }
 
-    /// Reads the whole body, which may have at most `limit` bytes.
-    /// - Throws: ``NetworkError/responseTooLarge(limit:)`` past the limit (and stops the transfer), or
-    ///   what the transfer threw.
-    func collectWhole(limit: Int) async throws -> Data {
-        var body = Data()
-        while let chunk = try await nextWithin(limit) {
-            let (total, overflow) = body.count.addingReportingOverflow(chunk.count)
-            guard !overflow, total <= limit else {
-                stop(with: CancellationError())
-                throw NetworkError.responseTooLarge(limit: limit)
-            }
-            body.append(chunk)
-        }
-        return body
-    }
-
-    /// The next chunk of a body that may have at most `limit` bytes: a buffer that overflowed held more.
-    private func nextWithin(_ limit: Int) async throws -> Data? {
-        do {
-            return try await next()
-        } catch ResponseStreamError.readerFellBehind {
-            throw NetworkError.responseTooLarge(limit: limit)
-        }
-    }
-
     /// The next chunk, or `nil` after the last one or once the buffer has overflowed.
     private func nextUnlessOverflowed() async throws -> Data? {
         do {
