@@ -41,8 +41,11 @@ public enum CacheSource: String, Sendable, Hashable {
 }
 
 extension CachedValue {
-    /// Where the value came from; a tier of your own now reports its kind.
-    @available(*, deprecated, message: "use tier (nil when loaded)")
+    /// Where the value came from. A tier of your own now reports its kind (`.memory` or `.disk`), never
+    /// `.custom`.
+    @available(
+        *, deprecated, message: "use tier (nil when loaded); a tier of your own reports its kind, not .custom"
+    )
     public var source: CacheSource {
         switch tier {
         case .memory: .memory
@@ -53,6 +56,13 @@ extension CachedValue {
 }
 
 extension LoadedValue {
+    /// Its expirations per kind of tier.
+    @available(*, deprecated, message: "use memoryExpiration and diskExpiration")
+    public var expirations: CacheExpirations {
+        get { CacheExpirations(memory: memoryExpiration, disk: diskExpiration) }
+        set { (memoryExpiration, diskExpiration) = (newValue.memory, newValue.disk) }
+    }
+
     /// A loaded value with an expiration per kind of tier.
     /// - Parameters:
     ///   - value: The loaded value.
@@ -91,5 +101,20 @@ extension Cache {
         orLoadWithExpiration load: @escaping @Sendable () async throws -> LoadedValue<Value>
     ) async throws -> Value {
         try await lookup(forKey: key, orLoad: load).value
+    }
+
+    /// The cached value for `key` and where it came from, or the loaded one with its expirations.
+    /// - Parameters:
+    ///   - key: The entry's key.
+    ///   - load: Produces the value and its expirations on a miss.
+    /// - Returns: The value and the kind of tier that had it.
+    /// - Throws: What `load` throws, or `CancellationError`.
+    @available(*, deprecated, renamed: "lookup(forKey:orLoad:)")
+    @_disfavoredOverload  // `lookup(forKey: k) { … }` means the current `lookup(forKey:orLoad:)`
+    public func lookup(
+        forKey key: String,
+        orLoadWithExpiration load: @escaping @Sendable () async throws -> LoadedValue<Value>
+    ) async throws -> CachedValue<Value> {
+        try await lookup(forKey: key, orLoad: load)
     }
 }

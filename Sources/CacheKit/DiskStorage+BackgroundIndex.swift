@@ -8,8 +8,9 @@ import Foundation
 /// - Every other operation (a store, a remove, `count`, `contains`, a sweep) needs the index: while a
 ///   background build runs, it builds one on its own thread, as before, and the background one is
 ///   dropped when it finishes.
-/// - A background build is installed only if no store, remove or `removeAll` ran since its scan began
-///   (each counts in `nextGeneration`), so the expired and damaged files it removes are the ones it read.
+/// - A background build starts only when no store is writing, and is installed only if no store, remove
+///   or `removeAll` began since (each counts in `nextGeneration`), so the index lists every file and the
+///   expired and damaged files it removes are the ones it read.
 /// - A read served from its file renews it as a read through the index does: in the file, and in the
 ///   index when it is installed (or at once, if it was installed meanwhile and the entry is still the
 ///   file the build found).
@@ -18,6 +19,9 @@ extension DiskStorage {
     /// reads until it is installed read their own file.
     func buildIndexInBackground(_ state: inout State) -> Bool {
         if state.buildingInBackground { return true }
+        // A store writing its file now (with no index: the folder could not be listed) may rename it
+        // after the scan lists the folder: the index is then built on the caller's thread, as before.
+        guard state.writing.isEmpty else { return false }
         state.buildingInBackground = true
         let generation = state.nextGeneration
         diskWorkQueue.async { [weak self] in self?.finishBackgroundBuild(since: generation) }

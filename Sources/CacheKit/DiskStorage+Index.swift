@@ -10,8 +10,8 @@ import Foundation
 
 extension DiskStorage {
     /// Builds the index from the directory once, removing expired entries, damaged CacheKit files and
-    /// stale temporary files on the way. Returns false when the directory cannot be read (every read is
-    /// then a miss, and the next call tries again).
+    /// stale temporary files on the way. Returns false when the directory cannot be read (reads then
+    /// read their entry's file, and the next call tries again).
     ///
     /// Under the lock: readers arriving meanwhile wait for it, except reads while a background build
     /// runs, which read their entry's own file (`DiskStorage+BackgroundIndex.swift`). `seconds` is the
@@ -21,6 +21,27 @@ extension DiskStorage {
         guard let scan = scanDirectory(at: seconds) else { return false }
         install(scan, into: &state, at: seconds, events: &events)
         return true
+    }
+
+    /// Reads `names`' trailers again into `scan`, in place of what it found for them.
+    private func rescan(_ names: Set<String>, at seconds: Double, in scan: inout DirectoryScan) {
+        scan.live.removeAll { names.contains($0.name) }
+        scan.expired.removeAll { names.contains($0.name) }
+        scan.damaged.removeAll { names.contains($0) }
+        scan.unreadable.removeAll { names.contains($0) }
+        for name in names {
+            switch readIndexEntry(name: name) {
+            case .entry(let entry, let lastAccess):
+                if entry.expiration.isExpired(at: seconds) {
+                    scan.expired.append((name, entry.key))
+                } else {
+                    scan.live.append((name, entry, lastAccess))
+                }
+            case .damaged: scan.damaged.append(name)
+            case .unavailable: scan.unreadable.append(name)
+            case .skipped: continue
+            }
+        }
     }
 
     /// What listing the folder found, before any entry is changed.
@@ -66,11 +87,15 @@ extension DiskStorage {
 
     /// Makes `scan` the index, under the lock, with no index yet: removes the expired entries (the sweep
     /// on open) and damaged files it found, then applies the renewals of reads served before the index.
-    /// No store or remove ran since the scan (each needs the index, or is counted in `changes`), so the
-    /// files it removes are the ones it read.
+    /// No store or remove began since the scan (each needs the index, or counts in `nextGeneration`,
+    /// which a background build checks), so the files it removes are the ones it read. A file a read
+    /// renewed before the index is read again here: the scan may have read its trailer as the read
+    /// rewrote it.
     func install(
         _ scan: DirectoryScan, into state: inout State, at seconds: Double, events: inout [CacheEvent]
     ) {
+        var scan = scan
+        if !state.earlyRenewals.isEmpty { rescan(Set(state.earlyRenewals.keys), at: seconds, in: &scan) }
         state.indexBuilds += 1
         for (name, key) in scan.expired {
             try? POSIXFile.remove(path(of: name))

@@ -12,15 +12,18 @@ import Foundation
 /// - File names are a stable hash of the key, so any key (slashes, `..`, emoji, 10 KB long) stays inside
 ///   the directory; the key itself is stored in the file and checked on read, and a checksum of the
 ///   payload catches damaged bytes.
-/// - An index of every entry (size, expiration, recency) is built once from the directory, on first
-///   use; stores never list the directory. Limits are enforced on every store in amortised O(1).
+/// - An index of every entry (size, expiration, recency) is built from the directory on first use (in the
+///   background when that is a read, which reads its entry's own file meanwhile); stores never list the
+///   directory. Limits are enforced on every store in amortised O(1).
 /// - Reading and writing file contents happens outside the storage's lock: a 1 MB store of one key does
 ///   not hold up a hit on another. Only the index, and renaming or setting aside an entry's file, are
 ///   done under the lock (and the one-time index build), so the index matches the directory. Of the
 ///   stores of one key that succeed, the one called last wins, whichever finishes writing first.
 /// - A corrupt CacheKit file is a miss that removes it; reads never throw. A file without CacheKit's
 ///   trailer is never removed (a store of the key whose name it occupies does replace it).
-/// - All file work is synchronous; call it off the main thread, or use ``Cache``, which does.
+/// - All file work is synchronous, except the awaited forms of `entry`, `store`, `removeValue` and
+///   `removeAll`, which run on CacheKit's disk queue; call the rest off the main thread, or use ``Cache``,
+///   which does.
 /// - One process per directory: two processes sharing one directory do not see each other's index.
 public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     struct IndexEntry: Sendable {
@@ -169,17 +172,21 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         } catch {
             let path = path(of: name)
             var retired: [String] = []
-            state.withLock { state in
-                guard state.index?.peek(name)?.generation == generation else { return }
-                retireFile(name: name, state: &state, into: &retired)
+            let removed = state.withLock { state -> Bool in
+                // The read counted a hit; the caller gets a miss.
                 state.statistics.hits -= 1
                 state.statistics.misses += 1
+                // A file read before the index exists is left to it, unrenewed; a newer file is kept.
+                state.earlyRenewals[name] = nil
+                guard state.index?.peek(name)?.generation == generation else { return false }
+                retireFile(name: name, state: &state, into: &retired)
+                return true
             }
             discard(retired)
-            events = [
-                .removedCorruptEntry(key: key, path: path, reason: "\(error)"),
-                .miss(.disk, key: key),
-            ]
+            events =
+                removed
+                ? [.removedCorruptEntry(key: key, path: path, reason: "\(error)"), .miss(.disk, key: key)]
+                : [.miss(.disk, key: key)]
             return nil
         }
     }
@@ -364,6 +371,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let generation = state.withLock { state -> UInt64 in
             _ = ensureIndex(&state, at: now.timeIntervalSince1970, events: &events)
             state.nextGeneration &+= 1
+            // A renewal read before the index may be of a file this replaces or removes.
+            state.earlyRenewals = [:]
             state.writing[name, default: (0, 0)].stores += 1
             return state.nextGeneration
         }
@@ -492,6 +501,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         try state.withLock { state throws(CacheError) in
             let indexed = ensureIndex(&state, at: seconds, events: &events, lookingUp: name)
             state.nextGeneration &+= 1
+            // A renewal read before the index may be of a file this replaces or removes.
+            state.earlyRenewals = [:]
             Self.raiseFloor(name, to: state.nextGeneration, state: &state)
             // An entry that still cannot be opened is removed by name too, so it never comes back once it
             // can be; so is this storage's file when the index cannot be built (out of descriptors): a
@@ -529,6 +540,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let (removed, unreadable) = state.withLock { state -> (ClockTable<String, IndexEntry>, Set<String>) in
             _ = ensureIndex(&state, at: seconds, events: &events)
             state.nextGeneration &+= 1
+            // A renewal read before the index may be of a file this replaces or removes.
+            state.earlyRenewals = [:]
             state.clearedBelow = state.nextGeneration
             defer {
                 state.index = ClockTable()

@@ -96,7 +96,7 @@ extension Container {
     func lookup(_ first: RegistrationKey, orElse second: RegistrationKey) -> (RegistrationBase, Container)? {
         var container: Container? = self
         while let current = container {
-            let found = current.lock.withLock {
+            let found = current.lock.withReadLock {
                 current.registrations[first] ?? current.registrations[second]
             }
             if let found { return (found, current) }

@@ -81,7 +81,7 @@ extension Container {
 
     func throwawayCopy(recorder: VerificationRecorder) -> Container {
         let copy = Container(parent: parent?.throwawayCopy(recorder: recorder))
-        let fresh = lock.withLock {
+        let fresh = lock.withReadLock {
             registrations.mapValues { $0.freshCopy(ownerLock: copy.lock, recorder: recorder) }
         }
         copy.lock.withLock { copy.registrations = fresh }
@@ -95,7 +95,7 @@ extension Container {
         var result: [(RegistrationBase, Container)] = []
         var container: Container? = self
         while let current = container {
-            let own = current.lock.withLock { Array(current.registrations.values) }
+            let own = current.lock.withReadLock { Array(current.registrations.values) }
             for registration in own where seen.insert(registration.key).inserted {
                 result.append((registration, current))
             }

@@ -174,7 +174,7 @@ public final class Container: Resolving, Sendable {
     /// resolve makes new ones. Ready-made instances registered with `instance:` are kept: they are part
     /// of their registration.
     public func releaseInstances() {
-        for registration in lock.withLock({ Array(registrations.values) }) {
+        for registration in lock.withReadLock({ Array(registrations.values) }) {
             registration.releaseInstances()
         }
     }
@@ -184,7 +184,7 @@ public final class Container: Resolving, Sendable {
     /// next resolve makes a new instance.
     /// - Parameter scope: The custom scope to end, for example `.session` on logout.
     public func reset(scope: CustomScope) {
-        let inScope = lock.withLock { registrations.values.filter { $0.scope == .custom(scope) } }
+        let inScope = lock.withReadLock { registrations.values.filter { $0.scope == .custom(scope) } }
         for registration in inScope { registration.releaseInstances() }
     }
 

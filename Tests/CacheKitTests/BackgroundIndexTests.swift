@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CacheKit
@@ -9,7 +10,7 @@ final class HeldIndexBuild: Sendable {
     private let release = DispatchSemaphore(value: 0)
     private let scanned = Locked(false)
 
-    init(_ disk: DiskStorage<String>) {
+    init<Value>(_ disk: DiskStorage<Value>) {
         disk.beforeInstallingIndex.withLock {
             $0 = { [self] in
                 scanned.withLock { $0 = true }
@@ -143,5 +144,111 @@ struct BackgroundIndexTests {
         await waitForIndex(disk)
         #expect(!FileManager.default.fileExists(atPath: disk.fileURL(forKey: "k0").path))
         #expect(disk.statistics.expirations == 1)
+    }
+
+    @Test func aReadBeforeTheIndexThatEndsAfterItIsInstalledRenewsItsEntryInTheIndex() async throws {
+        // Given an entry that lives 10 seconds and renews on read, and a first read held at its file
+        try fill(1, expiration: .seconds(10))
+        let disk = try DiskStorage<String>(in: folder, clock: clock)
+        let release = DispatchSemaphore(value: 0)
+        let held = Locked(false)
+        disk.setBeforeReadingFile { _ in
+            guard
+                held.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else { return }
+            release.wait()
+        }
+        clock.advance(by: 6)
+        // On a thread of its own: held, it must not block a thread of Swift's cooperative pool.
+        let reader = Task { try await offThePool { disk.value(forKey: "k0") } }
+        // When the index is installed while the read is held, and the read then renews the entry
+        await waitForIndex(disk)
+        release.signal()
+        #expect(try await reader.value == "v0")
+        // Then the index has the renewed deadline: 14 seconds after the store, it is still there
+        clock.advance(by: 8)
+        #expect(disk.value(forKey: "k0") == "v0")
+    }
+
+    @Test func aRemoveAllWhileTheIndexIsBuiltInTheBackgroundLeavesNothing() async throws {
+        // Given a background build held after a scan that found three entries
+        try fill(3)
+        let disk = try DiskStorage<String>(in: folder, clock: clock)
+        let build = HeldIndexBuild(disk)
+        _ = disk.value(forKey: "k0")
+        await build.waitUntilScanned()
+        // When everything is removed meanwhile and the background build finishes
+        try await disk.removeAll()
+        build.install()
+        await waitFor("the background build to finish") { !disk.isBuildingInBackground }
+        // Then nothing comes back
+        #expect(disk.count == 0)
+        #expect(disk.value(forKey: "k1") == nil)
+    }
+
+    @Test func aValueThatDoesNotDecodeBeforeTheIndexIsAMissLeftForTheIndex() async throws {
+        // Given an entry whose bytes the storage's value type refuses, opened again
+        try fill(1)
+        let events = EventLog()
+        let disk = try DiskStorage<Picky>(
+            configuration: .init(directory: folder.url, sweepInterval: nil, onEvent: { events.record($0) }),
+            clock: clock.cacheClock)
+        let build = HeldIndexBuild(disk)
+        defer { build.install() }
+        // When it is the first read, before the index
+        let value = disk.value(forKey: "k0")
+        // Then it is a miss, counted as one, and nothing is said removed that was not
+        #expect(value == nil)
+        #expect(disk.statistics.hits == 0)
+        #expect(disk.statistics.misses == 1)
+        #expect(!events.all.contains { if case .removedCorruptEntry = $0 { true } else { false } })
+    }
+
+    @Test func aCacheReadsItsDiskTierOnCacheKitsDiskQueue() async throws {
+        // Given a cache whose value is only on disk
+        try fill(1)
+        _ = DiskQueueMark.installed
+        let disk = try DiskStorage<String>(in: folder, clock: clock)
+        let reads = Locked<[Bool]>([])
+        disk.setBeforeReadingFile { _ in reads.withLock { $0.append(DiskQueueMark.isOnDiskQueue) } }
+        let cache = Cache(tiers: [
+            MemoryStorage<String, String>(configuration: .init(sweepInterval: nil)), disk,
+        ])
+        // When it is read through the cache
+        let value = await cache.value(forKey: "k0")
+        // Then the file was read on the disk queue, not on Swift's cooperative pool
+        #expect(value == "v0")
+        #expect(reads.withLock { $0 } == [true])
+    }
+
+    @Test func aStoreWritingWithoutAnIndexMakesTheFirstReadBuildItOnItsThread() async throws {
+        // Given a store writing its file while the folder could not be listed (no index)
+        try fill(1)
+        let disk = try DiskStorage<String>(in: folder, clock: clock)
+        let build = HeldIndexBuild(disk)
+        let release = DispatchSemaphore(value: 0)
+        let writing = Locked(false)
+        disk.setBeforeRename { _ in
+            writing.withLock { $0 = true }
+            release.wait()
+        }
+        disk.listingFails.withLock { $0 = true }
+        // On a thread of its own: held, it must not block a thread of Swift's cooperative pool.
+        let store = Task { try await offThePool { try disk.store("new", forKey: "k") } }
+        await waitFor("the store to write its file") { writing.withLock { $0 } }
+        disk.listingFails.withLock { $0 = false }
+        // When the first read comes
+        _ = disk.value(forKey: "k0")
+        // Then it built the index on its own thread, which the store's rename then updates: a background
+        // scan could list the folder before the rename and leave the store's file out of the index
+        #expect(disk.hasIndex)
+        release.signal()
+        build.install()
+        try await store.value
+        #expect(disk.value(forKey: "k") == "new")
+        #expect(disk.count == 2)
     }
 }

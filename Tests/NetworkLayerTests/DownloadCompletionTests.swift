@@ -74,6 +74,46 @@ struct DownloadCompletionTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test func a416ForABodyWhoseAnnouncedTotalIsLargerCompletesNothing() async throws {
+        // Given a 100,000-byte body that drops at 50,000, and a server answering the resume with a 416
+        // saying the body has 50,000 bytes
+        let id = UUID().uuidString
+        let endpoint: Endpoint<Data> = group.get(
+            "ranged", query: ["bytes": "100000", "id": id, "dropAfter": "50000", "resume416": "same"])
+        let destination = folder.appendingPathComponent("short.bin")
+        // When
+        let thrown = await error { try await provider(window: nil).download(endpoint, to: destination) }
+        // Then the half file is not taken for the whole one
+        guard case .unacceptableStatus(let failure)? = thrown as? NetworkError else {
+            Issue.record("expected the 416 to be refused, got \(String(describing: thrown))")
+            return
+        }
+        #expect(failure.statusCode == 416)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    @Test func a416WithAnotherValidatorCompletesNothing() async throws {
+        // Given a body of unknown length that stalls after 50,000 bytes, and a server that answers the
+        // resume with a 416 of another version (it ignores If-Range)
+        let id = UUID().uuidString
+        var endpoint: Endpoint<Data> = group.get(
+            "ranged",
+            query: [
+                "bytes": "50000", "id": id, "stallAfterAll": "1", "stallMs": "5000", "resume416": "changed",
+            ])
+        endpoint.timeout = .milliseconds(500)
+        let destination = folder.appendingPathComponent("other-version.bin")
+        // When
+        let thrown = await error { try await provider(window: nil).download(endpoint, to: destination) }
+        // Then the file is not taken for the other version's
+        guard case .unacceptableStatus(let failure)? = thrown as? NetworkError else {
+            Issue.record("expected the 416 to be refused, got \(String(describing: thrown))")
+            return
+        }
+        #expect(failure.statusCode == 416)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
     @Test(
         arguments: [
             ("bytes */50000", Int64(50_000)), ("bytes */0", 0), ("bytes 0-9/10", nil), ("bytes */", nil),

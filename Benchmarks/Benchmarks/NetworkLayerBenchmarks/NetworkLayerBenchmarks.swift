@@ -96,7 +96,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // The same GETs against nginx, which is not the bottleneck the Python server is: the client's own
     // cost shows. Left out, with a note, when nginx is not installed.
-    if let nginx = NginxServer.shared {
+    switch NginxServer.shared {
+    case .success(let nginx):
         let nginxRequest = URLRequest(url: nginx.baseURL.appendingPathComponent("json"))
         let nginxEndpoint = Endpoint<Data>(baseURL: nginx.baseURL, path: "json")
         Benchmark("GET sequential, nginx: URLSession") { _ in
@@ -117,8 +118,10 @@ let benchmarks: @Sendable () -> Void = {
                 try await group.waitForAll()
             }
         }
-    } else {
+    case .failure(is NginxServer.NotInstalled):
         print("nginx is not installed: the GET rows against nginx are left out")
+    case .failure(let error):
+        print("nginx did not start (\(error)): the GET rows against nginx are left out")
     }
 
     // Downloads to a file: the provider's delegate-driven transfer writing as bytes arrive (in 8 MiB

@@ -19,7 +19,8 @@ final class NginxServer: @unchecked Sendable {
     private let process: Process
     private let input: Pipe
 
-    static let shared: NginxServer? = try? NginxServer()
+    /// The server, or why there is none.
+    static let shared: Result<NginxServer, any Error> = Result { try NginxServer() }
 
     /// Where nginx is, if it is installed.
     static var executable: String? {
@@ -28,7 +29,7 @@ final class NginxServer: @unchecked Sendable {
     }
 
     private init() throws {
-        guard let nginx = Self.executable else { throw CocoaError(.fileNoSuchFile) }
+        guard let nginx = Self.executable else { throw NotInstalled() }
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("nginx-\(UUID().uuidString)")
         let html = folder.appendingPathComponent("html")
@@ -99,12 +100,18 @@ final class NginxServer: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Waits up to 5 s for nginx to answer `url`.
+    /// nginx is not installed.
+    struct NotInstalled: Error {}
+
+    /// Waits up to about 5 s for nginx to answer `url`, each probe giving up after 1 s.
     private static func waitUntilServing(_ url: URL) throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 1
+        let probes = URLSession(configuration: configuration)
         for _ in 0..<50 {
             let answered = DispatchSemaphore(value: 0)
             let status = Box()
-            URLSession.shared.dataTask(with: url) { _, response, _ in
+            probes.dataTask(with: url) { _, response, _ in
                 status.value = (response as? HTTPURLResponse)?.statusCode
                 answered.signal()
             }.resume()

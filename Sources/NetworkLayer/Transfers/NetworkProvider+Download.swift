@@ -74,8 +74,9 @@ extension NetworkProvider {
             } catch {
                 // Decided before waiting for the writes: a cancelled or failed download drops its backlog
                 // (unless every byte may have arrived).
+                let mayBeComplete = Self.isDropOrStall(error) && file.completeHead != nil
                 guard !Task.isCancelled, Self.mayResume(after: error),
-                    resumes < resumeAttempts || file.completeHead != nil
+                    resumes < resumeAttempts || mayBeComplete
                 else {
                     await file.discard()
                     throw error
@@ -85,8 +86,9 @@ extension NetworkProvider {
                     await file.discard()
                     throw failedWrite
                 }
-                // Every byte of the announced total arrived before the transfer failed: it is complete.
-                if let head = file.completeHead {
+                // Every byte of the announced total arrived before the connection dropped or stalled: the
+                // download is complete.
+                if Self.isDropOrStall(error), let head = file.completeHead {
                     do {
                         try await file.finishWriting()
                         try file.move(to: destination)
@@ -108,6 +110,18 @@ extension NetworkProvider {
                 }
                 resumes += 1
             }
+        }
+    }
+
+    /// Whether a failure is the connection dropping or stalling, not a body the provider refused (one
+    /// that overran its range, or could not be decoded): after its last byte, such a failure leaves a
+    /// complete file.
+    static func isDropOrStall(_ error: any Error) -> Bool {
+        switch error {
+        case NetworkError.timedOut: true
+        case NetworkError.transport(let error):
+            [.networkConnectionLost, .timedOut, .unknown].contains(error.code)
+        default: false
         }
     }
 

@@ -354,6 +354,15 @@ def handle_ranged(handler, query, body=ranged_body, tag="v1"):
         # A new version of the file: another ETag, and every byte one more (mod 251).
         tag, body = tag + "-changed", (lambda start, end, body=body: body(start + 1, end + 1))
     etag = '"%s-%d"' % (tag, total)
+    resume416 = query.get("resume416")
+    if resume416 and call > 1 and range_header:
+        # A resume refused as past the end, at the byte it starts from: with the ETag asked for
+        # ("same"), or another one ("changed", a server that ignores If-Range).
+        first_text = range_header[len("bytes="):].partition("-")[0]
+        shown = etag if resume416 == "same" else '"%s-other"' % tag
+        handler.send_body(416, b"", content_type="application/octet-stream", headers={
+            "Accept-Ranges": "bytes", "ETag": shown, "Content-Range": "bytes */%s" % first_text})
+        return
     headers = {"Accept-Ranges": "bytes"}
     if query.get("noValidator") != "1":
         headers["ETag"] = etag

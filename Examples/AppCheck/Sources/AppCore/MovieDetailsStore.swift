@@ -36,8 +36,8 @@ nonisolated public final class MovieDetailsStore: Sendable {
     public func details(
         of id: String, load: @escaping @Sendable () async throws -> MovieDetails
     ) async throws -> MovieDetails {
-        try await cache.value(forKey: id) {
+        try await cache.lookup(forKey: id) {
             LoadedValue(try await load(), expiration: .days(30))
-        }
+        }.value
     }
 }

@@ -12,26 +12,39 @@ extension DownloadFile {
     /// never came) needs no other request.
     var completeHead: HTTPURLResponse? {
         state.withLock { state in
-            guard state.writeError == nil, let total = state.expectedTotal, state.received == total else {
-                return nil
-            }
-            return state.lastHead
+            guard state.writeError == nil, let total = state.expectedTotal, state.received == total,
+                let head = state.lastHead, Self.countsBytesAsSent(head)
+            else { return nil }
+            return head
         }
     }
 
+    /// Whether `head`'s body arrives as its length counts it: no `Content-Encoding` (URLSession would
+    /// count the bytes after decoding, the length those before).
+    static func countsBytesAsSent(_ head: HTTPURLResponse) -> Bool {
+        let encoding = head.headerFields.value(named: "Content-Encoding")?.lowercased() ?? "identity"
+        return encoding == "identity"
+    }
+
     /// The head of the last answer, when `head` refuses a resume because the file already holds every
-    /// byte: a `416` saying the body has as many bytes as were received (`Content-Range: bytes */N`),
-    /// to a request that asked for the bytes from `N` on with `If-Range`, so of the same version. What a
-    /// body of unknown length that dropped after its last byte gets when asked for the rest.
+    /// byte of a body whose length was never announced: a `416` saying the body has as many bytes as
+    /// were received (`Content-Range: bytes */N`), to a request that asked for the bytes from `N` on with
+    /// `If-Range`. A `416` with another strong validator than the one asked for (a server that ignores
+    /// `If-Range`, with a new version of that length), or for a body whose announced total is another,
+    /// completes nothing. What a body of unknown length that dropped after its last byte gets when asked
+    /// for the rest.
     func completed(by head: HTTPURLResponse) -> HTTPURLResponse? {
         guard head.statusCode == 416,
             let total = Self.unsatisfiedRangeTotal(head.headerFields.value(named: "Content-Range"))
         else { return nil }
+        let answeredValidator = Self.strongValidator(in: head.headerFields)
         return state.withLock { state in
-            guard state.writeError == nil, let point = state.resumePoint, point.offset == total else {
-                return nil
-            }
-            return state.lastHead
+            guard state.writeError == nil, let point = state.resumePoint, point.offset == total,
+                state.expectedTotal == nil || state.expectedTotal == total,
+                answeredValidator == nil || answeredValidator == point.validator,
+                let last = state.lastHead, Self.countsBytesAsSent(last)
+            else { return nil }
+            return last
         }
     }
 
