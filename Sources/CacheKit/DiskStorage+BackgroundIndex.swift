@@ -50,6 +50,8 @@ extension DiskStorage {
         name: String, key: String, extending: ExpirationExtending, now: Date, events: inout [CacheEvent]
     ) -> (Data, StoredExpiration, UInt64)? {
         let seconds = now.timeIntervalSince1970
+        // A store, remove or removeAll after this makes the renewal below stale: it is then not kept.
+        let generation = state.withLock { $0.nextGeneration }
         if let hook = beforeReadingFile.withLock({ $0 }) { hook(key) }
         let outcome = FileRead(
             path: path(of: name), key: key, sizeLimit: configuration.sizeLimit,
@@ -70,6 +72,7 @@ extension DiskStorage {
         state.withLock { state in
             state.statistics.hits += 1
             if state.index == nil {
+                guard state.nextGeneration == generation else { return }
                 if let renewed {
                     state.earlyRenewals[name] = .some(renewed)
                 } else if state.earlyRenewals[name] == nil {

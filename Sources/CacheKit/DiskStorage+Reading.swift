@@ -6,7 +6,8 @@ extension DiskStorage {
     /// The live value for `key`, or `nil` on a miss.
     ///
     /// An expired entry, or a CacheKit file that is corrupt, fails its checksum, or is not decodable as
-    /// `Value`, is removed and reported as a miss; this never throws.
+    /// `Value`, is removed and reported as a miss (before the index exists, it is a miss left to the
+    /// index build); this never throws.
     /// - Parameters:
     ///   - key: The entry's key.
     ///   - extending: What this read does to the entry's expiration; ``ExpirationExtending/cacheTime``
@@ -50,7 +51,8 @@ extension DiskStorage {
                 // The read counted a hit; the caller gets a miss.
                 state.statistics.hits -= 1
                 state.statistics.misses += 1
-                // A file read before the index exists is left to it, unrenewed; a newer file is kept.
+                // A file read before the index exists is left to it (its renewal, already written to the
+                // file, is not recorded for the index); a newer file is kept.
                 state.earlyRenewals[name] = nil
                 guard state.index?.peek(name)?.generation == generation else { return false }
                 retireFile(name: name, state: &state, into: &retired)

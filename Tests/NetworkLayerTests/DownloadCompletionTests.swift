@@ -92,6 +92,24 @@ struct DownloadCompletionTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
+    @Test func aBodyThatOverrunsItsRangeAfterItsLastByteIsNotTakenForComplete() async throws {
+        // Given a window answered with its 50,000 bytes and 100 more than its Content-Range says
+        let id = UUID().uuidString
+        let endpoint: Endpoint<Data> = group.get(
+            "ranged", query: ["bytes": "50000", "id": id, "overrunAfterAll": "1"])
+        let destination = folder.appendingPathComponent("overrun.bin")
+        // When
+        let thrown = await error { try await provider(window: 100_000).download(endpoint, to: destination) }
+        // Then the refused body completes nothing, neither at once nor by the server's 416 to the resume
+        guard case .unacceptableStatus(let failure)? = thrown as? NetworkError else {
+            Issue.record("expected the resume's 416 to be refused, got \(String(describing: thrown))")
+            return
+        }
+        #expect(failure.statusCode == 416)
+        #expect(try await rangesAsked(id) == ["bytes=0-99999", "bytes=50000-149999"])
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
     @Test func a416WithAnotherValidatorCompletesNothing() async throws {
         // Given a body of unknown length that stalls after 50,000 bytes, and a server that answers the
         // resume with a 416 of another version (it ignores If-Range)

@@ -15,9 +15,9 @@ extension NetworkProvider {
     /// server supports ranges (`Accept-Ranges: bytes` or a `206`) with a strong validator (a strong
     /// `ETag`, or without an `ETag` a `Last-Modified` at least a second older than the answer's `Date`),
     /// the download resumes with `Range` and `If-Range`, asking only for the missing bytes, up to
-    /// `resumeAttempts` times; a server that answers `200` instead starts the file over. A transfer that
-    /// fails after its last byte (the announced total, or a `416` to the resume saying there is no more)
-    /// completes the download instead. Every attempt
+    /// `resumeAttempts` times; a server that answers `200` instead starts the file over. A connection
+    /// that drops or stalls after the last byte (the announced total; without one, a `416` to the resume
+    /// saying there is no more) completes the download instead. Every attempt
     /// goes through the middlewares, which see an empty body for a successful status. A refused status
     /// throws ``NetworkError/unacceptableStatus(_:)`` with the body's first MiB, and writes no file.
     ///
@@ -113,16 +113,19 @@ extension NetworkProvider {
         }
     }
 
-    /// Whether a failure is the connection dropping or stalling, not a body the provider refused (one
-    /// that overran its range, or could not be decoded): after its last byte, such a failure leaves a
-    /// complete file.
+    /// Whether a failure ends a transfer without saying its bytes were wrong: a timeout or a transport
+    /// failure worth resuming, unless the provider or URLSession refused the body itself (bytes past the
+    /// range asked for, a body that could not be decoded or parsed). After the last byte, such a failure
+    /// leaves a complete file.
     static func isDropOrStall(_ error: any Error) -> Bool {
-        switch error {
-        case NetworkError.timedOut: true
-        case NetworkError.transport(let error):
-            [.networkConnectionLost, .timedOut, .unknown].contains(error.code)
-        default: false
+        guard mayResume(after: error) else { return false }
+        if case NetworkError.transport(let error) = error {
+            return ![
+                .cannotParseResponse, .cannotDecodeContentData, .cannotDecodeRawData, .badServerResponse,
+            ]
+            .contains(error.code)
         }
+        return true
     }
 
     /// Whether a failure is a dropped or stalled transfer worth resuming: a timeout, or a transport

@@ -388,6 +388,15 @@ def handle_ranged(handler, query, body=ranged_body, tag="v1"):
         shown_total = "*" if query.get("unknownTotal") == "1" else str(total)
         headers["Content-Range"] = "bytes %d-%d/%s" % (first, last, shown_total)
     handler.send_header("Content-Type", "application/octet-stream")
+    if query.get("overrunAfterAll") == "1" and call == 1:
+        # Every byte of the answer, then 100 more than its Content-Range says, chunked and ended properly.
+        handler.send_header("Transfer-Encoding", "chunked")
+        for name, value in headers.items():
+            handler.send_header(name, value)
+        handler.end_headers()
+        chunk = body(first, last + 1) + b"x" * 100
+        handler.wfile.write(b"%x\r\n" % len(chunk) + chunk + b"\r\n0\r\n\r\n")
+        return
     if query.get("stallAfterAll") == "1" and call == 1:
         # Every byte of the answer, chunked, then no last chunk: the transfer stalls with the body whole.
         handler.send_header("Transfer-Encoding", "chunked")

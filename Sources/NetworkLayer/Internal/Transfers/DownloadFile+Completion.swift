@@ -29,10 +29,10 @@ extension DownloadFile {
     /// The head of the last answer, when `head` refuses a resume because the file already holds every
     /// byte of a body whose length was never announced: a `416` saying the body has as many bytes as
     /// were received (`Content-Range: bytes */N`), to a request that asked for the bytes from `N` on with
-    /// `If-Range`. A `416` with another strong validator than the one asked for (a server that ignores
-    /// `If-Range`, with a new version of that length), or for a body whose announced total is another,
-    /// completes nothing. What a body of unknown length that dropped after its last byte gets when asked
-    /// for the rest.
+    /// `If-Range`. A `416` with another validator of the same kind than the one asked for (a server that
+    /// ignores `If-Range`, with a new version of that length) completes nothing, and neither does one
+    /// for a body whose total was announced (that body is complete by its total, or not at all). What a
+    /// body of unknown length that dropped after its last byte gets when asked for the rest.
     func completed(by head: HTTPURLResponse) -> HTTPURLResponse? {
         guard head.statusCode == 416,
             let total = Self.unsatisfiedRangeTotal(head.headerFields.value(named: "Content-Range"))
@@ -40,12 +40,20 @@ extension DownloadFile {
         let answeredValidator = Self.strongValidator(in: head.headerFields)
         return state.withLock { state in
             guard state.writeError == nil, let point = state.resumePoint, point.offset == total,
-                state.expectedTotal == nil || state.expectedTotal == total,
-                answeredValidator == nil || answeredValidator == point.validator,
+                state.expectedTotal == nil,
+                Self.agrees(answeredValidator, with: point.validator),
                 let last = state.lastHead, Self.countsBytesAsSent(last)
             else { return nil }
             return last
         }
+    }
+
+    /// Whether a `416`'s validator, if any, agrees with the one asked for: equal, or of another kind (a
+    /// date beside an entity tag), which says nothing either way.
+    static func agrees(_ answered: String?, with asked: String) -> Bool {
+        guard let answered else { return true }
+        let sameKind = answered.hasPrefix("\"") == asked.hasPrefix("\"")
+        return !sameKind || answered == asked
     }
 
     /// `N` of a `Content-Range: bytes */N` header (digits only, no overflow), or `nil`.
