@@ -9,8 +9,8 @@ import Foundation
 ///   background build runs, it builds one on its own thread, as before, and the background one is
 ///   dropped when it finishes.
 /// - A background build starts only when no store is writing, and is installed only if no store, remove
-///   or `removeAll` began since (each counts in `nextGeneration`), so the index lists every file and the
-///   expired and damaged files it removes are the ones it read.
+///   or `removeAll` began or finished since (each counts in `changes`), so the index lists every file
+///   and the expired and damaged files it removes are the ones it read.
 /// - A read served from its file renews it as a read through the index does: in the file, and in the
 ///   index when it is installed (or at once, if it was installed meanwhile and the entry is still the
 ///   file the build found).
@@ -23,12 +23,12 @@ extension DiskStorage {
         // after the scan lists the folder: the index is then built on the caller's thread, as before.
         guard state.writing.isEmpty else { return false }
         state.buildingInBackground = true
-        let generation = state.nextGeneration
-        diskWorkQueue.async { [weak self] in self?.finishBackgroundBuild(since: generation) }
+        let changes = state.changes
+        diskWorkQueue.async { [weak self] in self?.finishBackgroundBuild(since: changes) }
         return true
     }
 
-    private func finishBackgroundBuild(since generation: UInt64) {
+    private func finishBackgroundBuild(since changes: UInt64) {
         let seconds = clock.now().timeIntervalSince1970
         let scan = scanDirectory(at: seconds)
         if let hook = beforeInstallingIndex.withLock({ $0 }) { hook() }
@@ -38,7 +38,7 @@ extension DiskStorage {
             state.buildingInBackground = false
             // An index built meanwhile on a caller's thread, or a change since the scan began: this scan
             // is out of date (the next read starts another if there is still no index).
-            guard let scan, state.index == nil, state.nextGeneration == generation else { return }
+            guard let scan, state.index == nil, state.changes == changes else { return }
             install(scan, into: &state, at: seconds, events: &events)
         }
     }
@@ -51,7 +51,7 @@ extension DiskStorage {
     ) -> (Data, StoredExpiration, UInt64)? {
         let seconds = now.timeIntervalSince1970
         // A store, remove or removeAll after this makes the renewal below stale: it is then not kept.
-        let generation = state.withLock { $0.nextGeneration }
+        let changes = state.withLock { $0.changes }
         if let hook = beforeReadingFile.withLock({ $0 }) { hook(key) }
         let outcome = FileRead(
             path: path(of: name), key: key, sizeLimit: configuration.sizeLimit,
@@ -72,7 +72,7 @@ extension DiskStorage {
         state.withLock { state in
             state.statistics.hits += 1
             if state.index == nil {
-                guard state.nextGeneration == generation else { return }
+                guard state.changes == changes else { return }
                 if let renewed {
                     state.earlyRenewals[name] = .some(renewed)
                 } else if state.earlyRenewals[name] == nil {

@@ -87,8 +87,8 @@ extension DiskStorage {
 
     /// Makes `scan` the index, under the lock, with no index yet: removes the expired entries (the sweep
     /// on open) and damaged files it found, then applies the renewals of reads served before the index.
-    /// No store or remove began since the scan (each needs the index, or counts in `nextGeneration`,
-    /// which a background build checks), so the files it removes are the ones it read. A file a read
+    /// No store or remove began since the scan (each needs the index, or counts in `changes`, which a
+    /// background build checks), so the files it removes are the ones it read. A file a read
     /// renewed before the index is read again here: the scan may have read its trailer as the read
     /// rewrote it.
     func install(

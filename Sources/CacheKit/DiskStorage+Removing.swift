@@ -18,6 +18,7 @@ extension DiskStorage {
         try state.withLock { state throws(CacheError) in
             let indexed = ensureIndex(&state, at: seconds, events: &events, lookingUp: name)
             state.nextGeneration &+= 1
+            state.changes &+= 1
             // A renewal read before the index may be of a file this replaces or removes.
             state.earlyRenewals = [:]
             Self.raiseFloor(name, to: state.nextGeneration, state: &state)
@@ -57,6 +58,7 @@ extension DiskStorage {
         let (removed, unreadable) = state.withLock { state -> (ClockTable<String, IndexEntry>, Set<String>) in
             _ = ensureIndex(&state, at: seconds, events: &events)
             state.nextGeneration &+= 1
+            state.changes &+= 1
             // A renewal read before the index may be of a file this replaces or removes.
             state.earlyRenewals = [:]
             state.clearedBelow = state.nextGeneration

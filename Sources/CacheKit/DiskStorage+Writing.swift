@@ -52,6 +52,7 @@ extension DiskStorage {
         let generation = state.withLock { state -> UInt64 in
             _ = ensureIndex(&state, at: now.timeIntervalSince1970, events: &events)
             state.nextGeneration &+= 1
+            state.changes &+= 1
             // A renewal read before the index may be of a file this replaces or removes.
             state.earlyRenewals = [:]
             state.writing[name, default: (0, 0)].stores += 1
@@ -91,6 +92,8 @@ extension DiskStorage {
             if let replaced = state.index?.insert(entry, forKey: name) { state.totalSize -= replaced.size }
             state.totalSize += file.count
             state.unreadable.remove(name)
+            state.changes &+= 1
+            state.earlyRenewals[name] = nil
             return nil
         }
         // A later store or remove took over (the file was not renamed), or the rename failed.

@@ -51,6 +51,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         var indexBuilds = 0
         /// Entry files that could not be opened when the index was built; tried again by key.
         var unreadable: Set<String> = []
+        /// Counts every store begun and renamed into place, every remove and `removeAll`: a read before the
+        /// index, or a background build, that began at another count is out of date.
+        var changes: UInt64 = 0
         /// Whether a background build of the index runs (started by the first read).
         var buildingInBackground = false
         /// Renewals by reads served from their file before the index existed: the renewed expiration
