@@ -29,19 +29,7 @@ extension DiskStorage {
         scan.expired.removeAll { names.contains($0.name) }
         scan.damaged.removeAll { names.contains($0) }
         scan.unreadable.removeAll { names.contains($0) }
-        for name in names {
-            switch readIndexEntry(name: name) {
-            case .entry(let entry, let lastAccess):
-                if entry.expiration.isExpired(at: seconds) {
-                    scan.expired.append((name, entry.key))
-                } else {
-                    scan.live.append((name, entry, lastAccess))
-                }
-            case .damaged: scan.damaged.append(name)
-            case .unavailable: scan.unreadable.append(name)
-            case .skipped: continue
-            }
-        }
+        for name in names { scan.add(name, readIndexEntry(name: name), at: seconds) }
     }
 
     /// What listing the folder found, before any entry is changed.
@@ -50,6 +38,21 @@ extension DiskStorage {
         var expired: [(name: String, key: String?)] = []
         var damaged: [String] = []
         var unreadable: [String] = []
+
+        /// Sorts `name` into the scan by its trailer, read as `read`, as it stands at `seconds`.
+        mutating func add(_ name: String, _ read: IndexRead, at seconds: Double) {
+            switch read {
+            case .entry(let entry, let lastAccess):
+                if entry.expiration.isExpired(at: seconds) {
+                    expired.append((name, entry.key))
+                } else {
+                    live.append((name, entry, lastAccess))
+                }
+            case .damaged: damaged.append(name)
+            case .unavailable: unreadable.append(name)
+            case .skipped: break
+            }
+        }
     }
 
     /// Lists the folder and reads each entry file's trailer. It removes only stale temporary files (a
@@ -70,17 +73,7 @@ extension DiskStorage {
                 continue
             }
             guard EntryFile.isEntryName(name.utf8) else { continue }
-            switch readIndexEntry(name: name) {
-            case .entry(let entry, let lastAccess):
-                if entry.expiration.isExpired(at: seconds) {
-                    scan.expired.append((name, entry.key))
-                } else {
-                    scan.live.append((name, entry, lastAccess))
-                }
-            case .damaged: scan.damaged.append(name)
-            case .unavailable: scan.unreadable.append(name)
-            case .skipped: continue
-            }
+            scan.add(name, readIndexEntry(name: name), at: seconds)
         }
         return scan
     }

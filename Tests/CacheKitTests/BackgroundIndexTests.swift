@@ -27,16 +27,19 @@ final class HeldIndexBuild: Sendable {
     func install() { release.signal() }
 }
 
-/// Waits until `condition` holds; records an issue naming `what` after 10 seconds instead of hanging.
-func waitFor(_ what: String, _ condition: () -> Bool) async {
+/// Waits until `condition` holds; `false` after 10 seconds, so a broken rule fails instead of hanging.
+func eventually(_ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(10)
     while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("waited 10 s for \(what)")
-            return
-        }
+        if ContinuousClock.now > deadline { return false }
         await Task.yield()
     }
+    return true
+}
+
+/// Waits until `condition` holds; records an issue naming `what` after 10 seconds instead of hanging.
+func waitFor(_ what: String, _ condition: () -> Bool) async {
+    if await !eventually(condition) { Issue.record("waited 10 s for \(what)") }
 }
 
 /// Waits until `disk` has an index installed.

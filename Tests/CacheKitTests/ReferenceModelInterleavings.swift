@@ -170,14 +170,4 @@ extension ModelRun {
         }
         return takeEvictions(protecting: key)
     }
-
-    /// Waits until `condition` holds; `false` after 10 seconds, so a broken rule fails instead of hanging.
-    private func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            await Task.yield()
-        }
-        return true
-    }
 }

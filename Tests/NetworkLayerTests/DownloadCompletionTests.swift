@@ -22,12 +22,6 @@ struct DownloadCompletionTests {
         folder = try newTemporaryFolder("complete")
     }
 
-    func provider(window: Int?) -> NetworkProvider {
-        var configuration = NetworkProvider.Configuration()
-        configuration.downloadWindow = window
-        return NetworkProvider(session: URLSession(configuration: .ephemeral), configuration: configuration)
-    }
-
     /// A 50,000-byte download whose first answer stalls after its last byte, with a 500 ms idle timeout.
     func stalling() -> (Endpoint<Data>, String) {
         let id = UUID().uuidString
@@ -37,10 +31,18 @@ struct DownloadCompletionTests {
         return (endpoint, id)
     }
 
-    func rangesAsked(_ id: String) async throws -> [String] {
-        struct Log: Decodable { let ranges: [String] }
-        let log: Endpoint<Log> = group.get("ranged-log", query: ["id": id])
-        return try await provider(window: nil).send(log).ranges
+    /// Expects `thrown` to be the server's `416`, refused, and no file at `destination`.
+    func expectRefused416(
+        _ thrown: (any Error)?, leaving destination: URL, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard case .unacceptableStatus(let failure)? = thrown as? NetworkError else {
+            Issue.record(
+                "expected the 416 to be refused, got \(String(describing: thrown))",
+                sourceLocation: sourceLocation)
+            return
+        }
+        #expect(failure.statusCode == 416, sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: destination.path), sourceLocation: sourceLocation)
     }
 
     @Test func aWindowThatStallsAfterItsLastByteCompletesWithoutAnotherRequest() async throws {
@@ -48,9 +50,9 @@ struct DownloadCompletionTests {
         let (endpoint, id) = stalling()
         let destination = folder.appendingPathComponent("stalled-window.bin")
         // When the idle timeout ends the transfer
-        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then the download is complete, and nothing more was asked for
-        #expect(try await rangesAsked(id) == ["bytes=0-99999"])
+        #expect(try await rangesAsked(id, of: group) == ["bytes=0-99999"])
         #expect(try Data(contentsOf: destination) == patterned(50_000, period: 251))
         #expect(file.byteCount == 50_000)
         #expect(file.resumeCount == 0)
@@ -62,9 +64,9 @@ struct DownloadCompletionTests {
         let (endpoint, id) = stalling()
         let destination = folder.appendingPathComponent("stalled-body.bin")
         // When the idle timeout ends it, the resume asks for the rest, and the server has none (416)
-        let file = try await provider(window: nil).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: nil).download(endpoint, to: destination)
         // Then the file received is the download: not thrown away, not asked for again
-        #expect(try await rangesAsked(id) == ["", "bytes=50000-"])
+        #expect(try await rangesAsked(id, of: group) == ["", "bytes=50000-"])
         #expect(try Data(contentsOf: destination) == patterned(50_000, period: 251))
         #expect(file.response.statusCode == 200)
         #expect(file.resumeCount == 1)
@@ -82,14 +84,11 @@ struct DownloadCompletionTests {
             "ranged", query: ["bytes": "100000", "id": id, "dropAfter": "50000", "resume416": "same"])
         let destination = folder.appendingPathComponent("short.bin")
         // When
-        let thrown = await error { try await provider(window: nil).download(endpoint, to: destination) }
-        // Then the half file is not taken for the whole one
-        guard case .unacceptableStatus(let failure)? = thrown as? NetworkError else {
-            Issue.record("expected the 416 to be refused, got \(String(describing: thrown))")
-            return
+        let thrown = await error {
+            try await downloadProvider(window: nil).download(endpoint, to: destination)
         }
-        #expect(failure.statusCode == 416)
-        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        // Then the half file is not taken for the whole one
+        expectRefused416(thrown, leaving: destination)
     }
 
     @Test func aBodyThatOverrunsItsRangeAfterItsLastByteIsNotTakenForComplete() async throws {
@@ -99,15 +98,12 @@ struct DownloadCompletionTests {
             "ranged", query: ["bytes": "50000", "id": id, "overrunAfterAll": "1"])
         let destination = folder.appendingPathComponent("overrun.bin")
         // When
-        let thrown = await error { try await provider(window: 100_000).download(endpoint, to: destination) }
-        // Then the refused body completes nothing, neither at once nor by the server's 416 to the resume
-        guard case .unacceptableStatus(let failure)? = thrown as? NetworkError else {
-            Issue.record("expected the resume's 416 to be refused, got \(String(describing: thrown))")
-            return
+        let thrown = await error {
+            try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         }
-        #expect(failure.statusCode == 416)
-        #expect(try await rangesAsked(id) == ["bytes=0-99999", "bytes=50000-149999"])
-        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        // Then the refused body completes nothing, neither at once nor by the server's 416 to the resume
+        expectRefused416(thrown, leaving: destination)
+        #expect(try await rangesAsked(id, of: group) == ["bytes=0-99999", "bytes=50000-149999"])
     }
 
     @Test func a416WithAnotherValidatorCompletesNothing() async throws {
@@ -122,14 +118,11 @@ struct DownloadCompletionTests {
         endpoint.timeout = .milliseconds(500)
         let destination = folder.appendingPathComponent("other-version.bin")
         // When
-        let thrown = await error { try await provider(window: nil).download(endpoint, to: destination) }
-        // Then the file is not taken for the other version's
-        guard case .unacceptableStatus(let failure)? = thrown as? NetworkError else {
-            Issue.record("expected the 416 to be refused, got \(String(describing: thrown))")
-            return
+        let thrown = await error {
+            try await downloadProvider(window: nil).download(endpoint, to: destination)
         }
-        #expect(failure.statusCode == 416)
-        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        // Then the file is not taken for the other version's
+        expectRefused416(thrown, leaving: destination)
     }
 
     @Test(

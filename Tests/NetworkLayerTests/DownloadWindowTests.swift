@@ -22,25 +22,11 @@ struct DownloadWindowTests {
         folder = try newTemporaryFolder("windows")
     }
 
-    /// A provider asking for `window` bytes per request.
-    func provider(window: Int?) -> NetworkProvider {
-        var configuration = NetworkProvider.Configuration()
-        configuration.downloadWindow = window
-        return NetworkProvider(session: URLSession(configuration: .ephemeral), configuration: configuration)
-    }
-
     /// A download of `bytes` bytes (byte i is i % 251) with an id of its own, and that id.
     func ranged(bytes: Int, _ options: [String: String] = [:]) -> (Endpoint<Data>, String) {
         let id = UUID().uuidString
         let query = options.merging(["bytes": "\(bytes)", "id": id]) { _, new in new }
         return (group.get("ranged", query: query), id)
-    }
-
-    /// The `Range` header of each request the server got for `id` ("" for none), in order.
-    func rangesAsked(_ id: String) async throws -> [String] {
-        struct Log: Decodable { let ranges: [String] }
-        let log: Endpoint<Log> = group.get("ranged-log", query: ["id": id])
-        return try await provider(window: nil).send(log).ranges
     }
 
     func leftovers() throws -> [String] {
@@ -53,12 +39,12 @@ struct DownloadWindowTests {
         let destination = folder.appendingPathComponent("windows.bin")
         let reports = Recorder<TransferProgress>()
         // When
-        let file = try await provider(window: 100_000).download(endpoint, to: destination) {
+        let file = try await downloadProvider(window: 100_000).download(endpoint, to: destination) {
             reports.append($0)
         }
         // Then four requests asked for consecutive windows, and the file is whole
         #expect(
-            try await rangesAsked(id) == [
+            try await rangesAsked(id, of: group) == [
                 "bytes=0-99999", "bytes=100000-199999", "bytes=200000-299999", "bytes=300000-399999",
             ])
         #expect(try Data(contentsOf: destination) == patterned(350_000, period: 251))
@@ -77,9 +63,9 @@ struct DownloadWindowTests {
         endpoint.acceptableStatusCodes = [200]
         let destination = folder.appendingPathComponent("strict.bin")
         // When
-        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then the 206 answers to the download's own ranges were taken as its 200
-        #expect(try await rangesAsked(id).count == 3)
+        #expect(try await rangesAsked(id, of: group).count == 3)
         #expect(file.response.statusCode == 206)
         #expect(try Data(contentsOf: destination) == patterned(250_000, period: 251))
     }
@@ -90,7 +76,9 @@ struct DownloadWindowTests {
         endpoint.acceptableStatusCodes = [204]
         let destination = folder.appendingPathComponent("refused.bin")
         // When
-        let thrown = await error { try await provider(window: 100_000).download(endpoint, to: destination) }
+        let thrown = await error {
+            try await downloadProvider(window: 100_000).download(endpoint, to: destination)
+        }
         // Then
         guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
             Issue.record("expected unacceptableStatus, got \(String(describing: thrown))")
@@ -105,9 +93,12 @@ struct DownloadWindowTests {
         let (endpoint, id) = ranged(bytes: 150_000)
         let destination = folder.appendingPathComponent("small-window.bin")
         // When
-        _ = try await provider(window: 1_000).download(endpoint, to: destination)
+        _ = try await downloadProvider(window: 1_000).download(endpoint, to: destination)
         // Then three requests of 64 KiB were enough, not 150
-        #expect(try await rangesAsked(id) == ["bytes=0-65535", "bytes=65536-131071", "bytes=131072-196607"])
+        #expect(
+            try await rangesAsked(id, of: group) == [
+                "bytes=0-65535", "bytes=65536-131071", "bytes=131072-196607",
+            ])
         #expect(try Data(contentsOf: destination) == patterned(150_000, period: 251))
     }
 
@@ -116,10 +107,10 @@ struct DownloadWindowTests {
         let (endpoint, id) = ranged(bytes: 250_000, ["dropAfter": "50000"])
         let destination = folder.appendingPathComponent("dropped-window.bin")
         // When
-        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then the next request starts at the first byte missing, and windows go on from there
         #expect(
-            try await rangesAsked(id) == [
+            try await rangesAsked(id, of: group) == [
                 "bytes=0-99999", "bytes=50000-149999", "bytes=150000-249999",
             ])
         #expect(file.resumeCount == 1)
@@ -131,9 +122,9 @@ struct DownloadWindowTests {
         let (endpoint, id) = ranged(bytes: 350_000, ["noRanges": "1"])
         let destination = folder.appendingPathComponent("whole.bin")
         // When
-        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then one request was enough
-        #expect(try await rangesAsked(id) == ["bytes=0-99999"])
+        #expect(try await rangesAsked(id, of: group) == ["bytes=0-99999"])
         #expect(file.response.statusCode == 200)
         #expect(try Data(contentsOf: destination) == patterned(350_000, period: 251))
     }
@@ -143,10 +134,10 @@ struct DownloadWindowTests {
         let (endpoint, id) = ranged(bytes: 250_000, ["changeAfter": "1"])
         let destination = folder.appendingPathComponent("changed.bin")
         // When
-        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then the second window's If-Range failed, the server sent the new version whole, and the
         // response is that version's
-        #expect(try await rangesAsked(id) == ["bytes=0-99999", "bytes=100000-199999"])
+        #expect(try await rangesAsked(id, of: group) == ["bytes=0-99999", "bytes=100000-199999"])
         #expect(try Data(contentsOf: destination) == patterned(250_001, period: 251).dropFirst())
         #expect(file.response.statusCode == 200)
         #expect(file.response.headerFields.value(named: "ETag") == "\"v1-changed-250000\"")
@@ -158,10 +149,10 @@ struct DownloadWindowTests {
         let (endpoint, id) = ranged(bytes: 250_000, ["changeAfter": "1", "ignoreIfRange": "1"])
         let destination = folder.appendingPathComponent("mixed.bin")
         // When
-        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then the 206 without the validator asked for is not appended: the file is one version, whole,
         // never 100,000 bytes of the old one followed by the new one
-        #expect(try await rangesAsked(id).first == "bytes=0-99999")
+        #expect(try await rangesAsked(id, of: group).first == "bytes=0-99999")
         #expect(try Data(contentsOf: destination) == patterned(250_001, period: 251).dropFirst())
         #expect(file.response.headerFields.value(named: "ETag") == "\"v1-changed-250000\"")
     }
@@ -172,9 +163,9 @@ struct DownloadWindowTests {
         let (endpoint, id) = ranged(bytes: 250_000, ["noValidator": "1"])
         let destination = folder.appendingPathComponent("unvalidated.bin")
         // When
-        _ = try await provider(window: 100_000).download(endpoint, to: destination)
+        _ = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then the second request asks for the whole body, which starts the file over
-        #expect(try await rangesAsked(id) == ["bytes=0-99999", ""])
+        #expect(try await rangesAsked(id, of: group) == ["bytes=0-99999", ""])
         #expect(try Data(contentsOf: destination) == patterned(250_000, period: 251))
     }
 
@@ -183,9 +174,9 @@ struct DownloadWindowTests {
         let (endpoint, id) = ranged(bytes: 250_000, ["unknownTotal": "1"])
         let destination = folder.appendingPathComponent("unknown-total.bin")
         // When
-        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then the download started over with one request for the whole body, and got all of it
-        #expect(try await rangesAsked(id) == ["bytes=0-99999", ""])
+        #expect(try await rangesAsked(id, of: group) == ["bytes=0-99999", ""])
         #expect(file.response.statusCode == 200)
         #expect(try Data(contentsOf: destination) == patterned(250_000, period: 251))
         #expect(try leftovers().isEmpty)
@@ -196,9 +187,9 @@ struct DownloadWindowTests {
         let (endpoint, id) = ranged(bytes: 0)
         let destination = folder.appendingPathComponent("empty.bin")
         // When
-        let file = try await provider(window: 100_000).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then the second request asked for the whole (empty) body, and the file exists, empty
-        #expect(try await rangesAsked(id) == ["bytes=0-99999", ""])
+        #expect(try await rangesAsked(id, of: group) == ["bytes=0-99999", ""])
         #expect(file.response.statusCode == 200)
         #expect(try Data(contentsOf: destination).isEmpty)
     }
@@ -210,9 +201,9 @@ struct DownloadWindowTests {
         endpoint.method = .post
         let destination = folder.appendingPathComponent("posted.bin")
         // When
-        _ = try await provider(window: 100_000).download(endpoint, to: destination)
+        _ = try await downloadProvider(window: 100_000).download(endpoint, to: destination)
         // Then it was sent once, without a range
-        #expect(try await rangesAsked(id) == [""])
+        #expect(try await rangesAsked(id, of: group) == [""])
         #expect(try Data(contentsOf: destination) == patterned(250_000, period: 251))
     }
 
@@ -221,9 +212,9 @@ struct DownloadWindowTests {
         let (endpoint, id) = ranged(bytes: 250_000)
         let destination = folder.appendingPathComponent("one-request.bin")
         // When
-        let file = try await provider(window: nil).download(endpoint, to: destination)
+        let file = try await downloadProvider(window: nil).download(endpoint, to: destination)
         // Then
-        #expect(try await rangesAsked(id) == [""])
+        #expect(try await rangesAsked(id, of: group) == [""])
         #expect(file.response.statusCode == 200)
         #expect(try Data(contentsOf: destination) == patterned(250_000, period: 251))
     }
@@ -237,7 +228,7 @@ struct DownloadWindowTests {
         let destination = folder.appendingPathComponent("deadline.bin")
         // When
         let thrown = await error {
-            try await provider(window: 100_000).download(endpoint, to: destination, resumeAttempts: 0)
+            try await downloadProvider(window: 100_000).download(endpoint, to: destination, resumeAttempts: 0)
         }
         // Then a later window ran into the attempt's deadline, though no window took 1.5 s
         guard case .timedOut = thrown as? NetworkError else {

@@ -60,3 +60,19 @@ func newTemporaryFolder(_ prefix: String) throws -> URL {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }
+
+/// A provider on an ephemeral `URLSession` that asks for a download in windows of `window` bytes (`nil`:
+/// in one request).
+func downloadProvider(window: Int?) -> NetworkProvider {
+    var configuration = NetworkProvider.Configuration()
+    configuration.downloadWindow = window
+    return NetworkProvider(session: URLSession(configuration: .ephemeral), configuration: configuration)
+}
+
+/// The `Range` header of each request the fixture server's /ranged got for the download `id` ("" for
+/// none), in order.
+func rangesAsked(_ id: String, of group: EndpointGroup) async throws -> [String] {
+    struct Log: Decodable { let ranges: [String] }
+    let log: Endpoint<Log> = group.get("ranged-log", query: ["id": id])
+    return try await downloadProvider(window: nil).send(log).ranges
+}
