@@ -44,17 +44,25 @@ public final class NetworkProvider: Sendable {
         /// Called with each ``NetworkEvent`` (started, retried, finished, failed) of every request, on the
         /// task that caused it; `nil` by default. Keep it quick: it runs inline.
         public var onEvent: (@Sendable (NetworkEvent) -> Void)?
-        /// How many bytes a `GET` download asks for per request (`Range: bytes=first-last`), one window
-        /// after another, from servers that serve ranges; 8 MiB by default (at least 64 KiB), `nil` (or
-        /// a value below 1) for the whole body in one request.
+        /// How many bytes a `GET` download through a `URLSession` asks for per request
+        /// (`Range: bytes=first-last`), one window after another, from servers that serve ranges; at
+        /// least 64 KiB. 8 MiB by default on Linux; `nil` by default on Apple platforms.
         ///
-        /// URLSession's data tasks on Linux have no flow control: bytes keep arriving while the disk
-        /// is slower than the network, and wait in memory. A window bounds that: the next is asked for
-        /// only once no more than one window waits to be written. A server that ignores ranges answers
-        /// the first window with the whole body (`200`), as without windows. Each window is a request
-        /// of its own: a URL that expires while the download runs (a presigned link) is refused for the
-        /// windows after it expires, so give such downloads `nil` or a window as large as the file.
-        public var downloadWindow: Int? = 8 << 20
+        /// With `nil` (or a value below 1), on Apple platforms URLSession writes the file itself with a
+        /// download task, and a dropped download resumes from the resume data URLSession leaves; on
+        /// Linux the whole body is asked for in one data request. URLSession's data tasks on Linux have
+        /// no flow control: bytes keep arriving while the disk is slower than the network, and wait in
+        /// memory. A window bounds that: the next is asked for only once no more than one window waits
+        /// to be written. A server that ignores ranges answers the first window with the whole body
+        /// (`200`), as without windows. Each window is a request of its own: a URL that expires while
+        /// the download runs (a presigned link) is refused for the windows after it expires, so give
+        /// such downloads `nil` or a window as large as the file.
+        public var downloadWindow: Int? = runsOnFoundationNetworking ? 8 << 20 : nil
+        /// Whether a download without a window is a download task that URLSession writes itself: on
+        /// Apple platforms. FoundationNetworking's download tasks leave their files in the temporary
+        /// folder and give no resume data (measured), so Linux downloads run on data tasks; tests turn
+        /// this on to run the download-task path there.
+        var downloadsWithTasks = !runsOnFoundationNetworking
         /// Where deadlines on the continuous clock are watched (tests give a provider its own, to count
         /// its fires).
         var deadlines = DeadlineTimer.shared

@@ -90,6 +90,39 @@ struct SessionDelegateTests {
         #expect(delegate.challenges.values == [NSURLAuthenticationMethodHTTPBasic])
     }
 
+    @Test func aDownloadTasksChallengeIsAnsweredByTheSessionsDelegate() async throws {
+        // Given a provider whose downloads are download tasks, as on Apple platforms
+        let delegate = BasicAuthDelegate()
+        var configuration = NetworkProvider.Configuration()
+        configuration.downloadWindow = nil
+        configuration.downloadsWithTasks = true
+        let provider = NetworkProvider(
+            session: URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil),
+            configuration: configuration)
+        let folder = try newTemporaryFolder("SessionDelegate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent("user.json")
+        // When
+        let failure = await error { try await provider.download(authenticated(), to: destination) }
+        // Then the delegate answered the challenge
+        #expect(delegate.challenges.values == [NSURLAuthenticationMethodHTTPBasic])
+        #if canImport(FoundationNetworking)
+            let reportsTheFirstAnswer = true
+        #else
+            let reportsTheFirstAnswer = false
+        #endif
+        withKnownIssue(
+            "FoundationNetworking gives a download task the first answer (401) as its response after the retry got 200 (in most runs, measured); Linux downloads run on data tasks",
+            isIntermittent: true
+        ) {
+            #expect(failure == nil)
+            let file = try? Data(contentsOf: destination)
+            #expect(file.flatMap { try? JSONDecoder().decode(User.self, from: $0) }?.user == "ada")
+        } when: {
+            reportsTheFirstAnswer
+        }
+    }
+
     @Test func anUploadsChallengeIsAnsweredByTheSessionsDelegate() async throws {
         let delegate = BasicAuthDelegate()
         // When

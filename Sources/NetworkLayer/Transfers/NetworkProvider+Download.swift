@@ -8,8 +8,15 @@ extension NetworkProvider {
     /// Sends `endpoint` and writes its body to `destination`, never holding it whole in memory.
     ///
     /// The body is written to a hidden file beside `destination` as it arrives and moved into place,
-    /// replacing any file there, once complete. A `GET` through a `URLSession` is asked for in windows
-    /// of ``Configuration/downloadWindow`` bytes (`Range`), one request after another, from servers
+    /// replacing any file there, once complete.
+    ///
+    /// On Apple platforms, by default, URLSession writes the file with a download task, and a download
+    /// that drops or stalls (past the endpoint's timeout) resumes from the resume data URLSession leaves,
+    /// up to `resumeAttempts` times; a resumed `206` without the strong validator of the answer it
+    /// continues starts the file over.
+    ///
+    /// On Linux (or with a ``Configuration/downloadWindow`` set), a `GET` through a `URLSession` is
+    /// asked for in windows of that many bytes (`Range`), one request after another, from servers
     /// that serve ranges, so no more than about two windows wait in memory for the disk. When the
     /// connection drops (or goes idle past the endpoint's timeout) after some bytes arrived and the
     /// server supports ranges (`Accept-Ranges: bytes` or a `206`) with a strong validator (a strong
@@ -30,9 +37,9 @@ extension NetworkProvider {
     ///   - endpoint: The endpoint to send.
     ///   - destination: The file to write; its folder must exist.
     ///   - resumeAttempts: How many times to resume after a dropped connection; 3 by default.
-    ///   - progress: Called as bytes arrive (they are written to the file later, in order), on the
-    ///     thread that receives them (the transfer session's queue with a `URLSession`), not the
-    ///     caller's; `nil` by default.
+    ///   - progress: Called as bytes arrive (in windows, they are written to the file later, in
+    ///     order), on the thread that receives them (the transfer session's queue with a `URLSession`),
+    ///     not the caller's; `nil` by default.
     /// - Returns: The file and the response.
     /// - Throws: ``NetworkError`` (``NetworkError/file(_:)`` when the file cannot be written), or
     ///   `CancellationError` when the calling task is cancelled. The partial file is removed.
@@ -48,7 +55,14 @@ extension NetworkProvider {
         let request = try endpoint.makeRequest()
         let context = endpoint.context
         return try await observing(request, context: context) {
-            try await download(
+            if configuration.downloadsWithTasks, (configuration.downloadWindow ?? 0) < 1,
+                let urlSession = session as? URLSession
+            {
+                return try await downloadWithTasks(
+                    endpoint, request, context: context, to: destination, resumeAttempts: resumeAttempts,
+                    progress: progress, on: transfers(for: urlSession, endpoint: endpoint.name))
+            }
+            return try await download(
                 endpoint, request, context: context, to: destination, resumeAttempts: resumeAttempts,
                 progress: progress)
         }

@@ -48,9 +48,14 @@ enum FileCalls {
 
     /// Whether the entry at `url` (not following a link) is still the file `identity`.
     static func isStill(_ url: URL, _ identity: Identity) -> Bool {
+        entry(at: url)?.identity == identity
+    }
+
+    /// The identity and size of the entry at `url`, not following a link; `nil` when there is none.
+    static func entry(at url: URL) -> (identity: Identity, size: Int64)? {
         var status = stat()
         let found = url.withUnsafeFileSystemRepresentation { path in path.map { lstat($0, &status) } ?? -1 }
-        return found == 0 && Identity(status) == identity
+        return found == 0 ? (Identity(status), Int64(status.st_size)) : nil
     }
 
     /// Removes the entry at `url` if it is still the file `identity`.

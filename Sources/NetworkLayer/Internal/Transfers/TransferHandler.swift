@@ -30,7 +30,7 @@ final class TransferHandler: Sendable {
     }
 
     let state: Locked<State>
-    private let sink: any TransferSink
+    let sink: any TransferSink
     private let progress: Progress?
     private let idleTimeout: Duration?
     private let deadline: Duration?

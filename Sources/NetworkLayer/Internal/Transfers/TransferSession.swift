@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// The URLSession every request of a provider built on a `URLSession` runs on: whole-body requests,
-/// streams, downloads and uploads alike, as data and upload tasks whose events its delegate hands to each
-/// task's ``TransferHandler``, so every body is consumed as it arrives and can be bounded. URLSession on
+/// streams, downloads and uploads alike, as data, upload and download tasks whose events its delegate
+/// hands to each task's ``TransferHandler``, so every body is consumed as it arrives and can be bounded
+/// (a download task's is written by URLSession to a file of its own). URLSession on
 /// Linux calls no per-task delegate's response and data methods (measured) and has no
 /// `bytes(for:)`, so a session delegate of its own is the one way that works on every platform.
 ///
@@ -73,10 +74,7 @@ final class TransferSession: Sendable {
 
     /// Starts `request` (uploading `body`, when given) and reports its events to `handler`.
     func start(_ request: URLRequest, uploading body: UploadBody? = nil, handler: TransferHandler) {
-        var request = request
-        for (name, value) in credentialHeaders where request.value(forHTTPHeaderField: name) == nil {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
+        let request = withCredentials(request)
         let task =
             switch body {
             case .file(let file): session.uploadTask(with: request, fromFile: file)
@@ -87,11 +85,38 @@ final class TransferSession: Sendable {
         handler.start(task)
     }
 
+    /// Starts a download task for `request`, or from `resumeData` (URLSession then sends the request the
+    /// data holds, for the missing bytes), and reports its events to `handler`.
+    func startDownload(_ request: URLRequest, resumingFrom resumeData: Data?, handler: TransferHandler) {
+        let task =
+            resumeData.map { session.downloadTask(withResumeData: $0) }
+            ?? session.downloadTask(with: withCredentials(request))
+        delegate.register(handler, for: task)
+        handler.start(task)
+    }
+
+    /// `request` with the configuration's credential headers it does not set itself.
+    private func withCredentials(_ request: URLRequest) -> URLRequest {
+        var request = request
+        for (name, value) in credentialHeaders where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
+    }
+
     /// Lets running transfers finish, then releases the session and its delegate.
     func invalidate() {
         session.finishTasksAndInvalidate()
     }
 }
+
+/// Whether URLSession is FoundationNetworking's (Linux), whose tasks differ from Apple's where the
+/// provider says so.
+#if canImport(FoundationNetworking)
+    let runsOnFoundationNetworking = true
+#else
+    let runsOnFoundationNetworking = false
+#endif
 
 /// What an upload sends: a file, streamed from disk by URLSession, or bytes in memory.
 enum UploadBody: Sendable {
@@ -100,7 +125,7 @@ enum UploadBody: Sendable {
 }
 
 /// Routes each task's delegate events to its handler, and challenges to the caller's session delegate.
-private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
+private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
     private let handlers = Locked<[Int: TransferHandler]>([:])
     private let challenges: ChallengeForwarder
 
@@ -161,6 +186,25 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64
     ) {
         handler(for: task)?.sent(totalBytesSent)
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {
+        handler(for: downloadTask)?.wrote(
+            totalBytesWritten, of: totalBytesExpectedToWrite, response: downloadTask.response)
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
+    ) {
+        guard let handler = handler(for: downloadTask) else {
+            // FoundationNetworking leaves the file behind (measured).
+            try? FileManager.default.removeItem(at: location)
+            return
+        }
+        handler.finished(at: location, response: downloadTask.response)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Downloads that URLSession writes itself: a download task per attempt, whose file is moved beside the
+/// destination when it finishes, and a resume made from the resume data a dropped attempt left.
+///
+/// This is how a download without a window runs on Apple platforms. FoundationNetworking's download tasks
+/// leave every file they write in the temporary folder (a finished one after its delegate returns, a
+/// partial one after a drop) and give no resume data (measured), so on Linux a download runs on data tasks
+/// (see ``NetworkProvider/Configuration/downloadWindow``); the tests run this path there through
+/// `downloadsWithTasks`, resume data aside.
+extension NetworkProvider {
+    // swift-format-ignore: FunctionParameterCount
+    func downloadWithTasks<Response>(
+        _ endpoint: Endpoint<Response>, _ request: URLRequest, context: RequestContext, to destination: URL,
+        resumeAttempts: Int, progress: (@Sendable (TransferProgress) -> Void)?, on transfers: TransferSession
+    ) async throws -> DownloadedFile {
+        let file = DownloadTaskFile(destination: destination)
+        var resumes = 0
+        while true {
+            do {
+                let transport = downloadTaskTransport(
+                    for: endpoint, into: file, on: transfers, progress: progress)
+                let (body, head) = try await exchange(request, context: context, transport: transport)
+                try endpoint.checkStatus(of: head, body: body)
+                let byteCount = try file.move(to: destination)
+                return DownloadedFile(
+                    url: destination, response: head, byteCount: byteCount, resumeCount: resumes)
+            } catch {
+                // Only resume data resumes: a download task keeps no partial file of its own otherwise.
+                // A resume answered with another version's bytes starts over.
+                guard !Task.isCancelled, Self.mayResume(after: error), resumes < resumeAttempts,
+                    file.canResume || file.takeRestart()
+                else {
+                    file.discard()
+                    throw error
+                }
+                resumes += 1
+            }
+        }
+    }
+
+    /// One attempt: a download task for the request, or from the resume data the last attempt left.
+    private func downloadTaskTransport<Response>(
+        for endpoint: Endpoint<Response>, into file: DownloadTaskFile, on transfers: TransferSession,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) -> NetworkMiddleware.Next {
+        { [deadlines = configuration.deadlines] request in
+            try Task.checkCancellation()
+            var request = request
+            // As with windows: the resumed bytes are those of the representation as sent.
+            if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+                request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            }
+            // URLSession's own timeout watches for a stall, so that a stalled task leaves resume data;
+            // the provider's timer keeps the total deadline.
+            request.timeoutInterval = Self.idleTimeoutInterval(endpoint.timeout)
+            let resumeData = file.takeResumeData()
+            let sink = DownloadTaskSink(
+                file: file, accepts: endpoint.acceptableStatusCodes, resumed: resumeData != nil,
+                progress: progress)
+            let handler = TransferHandler(
+                sink: sink, idleTimeout: nil, deadline: endpoint.deadline, deadlines: deadlines, progress: nil
+            )
+            defer { CurrentAttempt.received(handler.counts.received) }
+            transfers.startDownload(request, resumingFrom: resumeData, handler: handler)
+            do {
+                // The head comes with the first bytes on Apple platforms, with the file on Linux.
+                _ = try await handler.head()
+                CurrentAttempt.responseStarted()
+                try await handler.end()
+            } catch {
+                file.keepResumeData(of: error)
+                if (error as? URLError)?.code == .timedOut { throw NetworkError.timedOut(endpoint.timeout) }
+                throw error
+            }
+            return (sink.refusedBody ?? Data(), try await handler.head())
+        }
+    }
+
+    /// `timeout` as URLSession's idle timeout: at least a millisecond, at most a week.
+    static func idleTimeoutInterval(_ timeout: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = timeout.components
+        guard seconds < Endpoint<Data>.maximumTransportTimeout else {
+            return TimeInterval(Endpoint<Data>.maximumTransportTimeout)
+        }
+        return max(0.001, TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
+    }
+}
