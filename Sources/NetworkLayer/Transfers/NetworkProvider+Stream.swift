@@ -16,9 +16,10 @@ extension NetworkProvider {
     /// ``Endpoint/timeout`` is an idle timeout for the whole transfer, and its ``Endpoint/deadline`` bounds
     /// each attempt, body included. Its `validate` hook and decoding are not used.
     ///
-    /// - Important: Streams, downloads and uploads run on a `URLSession` of NetworkLayer's own, made from
-    ///   your session's configuration: your session's delegate is not consulted for them, authentication
-    ///   and TLS challenges included. Keep certificate pinning on requests sent with ``send(_:)``.
+    /// - Note: Every request of a provider on a `URLSession` runs on a `URLSession` of NetworkLayer's own,
+    ///   made from your session's configuration. Your session's delegate answers the authentication and
+    ///   TLS challenges of streams as of every other request (each is forwarded to it, on its delegate
+    ///   queue); its other delegate methods are not called.
     ///
     /// With a `URLSession` (the default) bytes are delivered as URLSession receives them; a session that
     /// returns bodies whole (``StubSession``, ``RecordReplaySession``) yields its body as one chunk.
