@@ -50,7 +50,9 @@ final class TransferSession: Sendable {
         }
         configuration.httpAdditionalHeaders = kept
         credentialHeaders = credentials
-        let queue = DelegateQueue()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "NetworkLayer.TransferSession"
         delegate = TransferDelegate(forwardingChallengesTo: base.delegate, on: base.delegateQueue)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
@@ -115,23 +117,6 @@ final class TransferSession: Sendable {
 #else
     let runsOnFoundationNetworking = false
 #endif
-
-/// The transfer session's serial delegate queue, on a serial dispatch queue of its own: eight requests in
-/// flight against nginx went from 0.79-0.86x to 0.94-0.99x of `URLSession.data(for:)` on Linux with it
-/// (measured, two runs each). `underlyingQueue` does not retain its queue (`unowned(unsafe)`), so the
-/// operation queue keeps it itself: it lives exactly as long as the pointer to it.
-private final class DelegateQueue: OperationQueue, @unchecked Sendable {
-    // @unchecked Sendable: restates OperationQueue's own; the one property added is an immutable,
-    // Sendable `DispatchQueue`.
-    private let dispatchQueue = DispatchQueue(label: "NetworkLayer.TransferSession")
-
-    override init() {
-        super.init()
-        maxConcurrentOperationCount = 1
-        name = "NetworkLayer.TransferSession"
-        underlyingQueue = dispatchQueue
-    }
-}
 
 /// What an upload sends: a file, streamed from disk by URLSession, or bytes in memory.
 enum UploadBody: Sendable {
