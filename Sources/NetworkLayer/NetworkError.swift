@@ -165,11 +165,15 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
                 .dnsLookupFailed, .cannotFindHost,
             ].contains(error.code)
         case .unacceptableStatus(let failure):
-            return failure.statusCode == 408 || failure.statusCode == 429
-                || (500...599).contains(failure.statusCode) && failure.statusCode != 501
+            return Self.isTransient(status: failure.statusCode)
         default:
             return false
         }
+    }
+
+    /// Whether a status is worth retrying: 408, 429 and 5xx other than 501.
+    static func isTransient(status: Int) -> Bool {
+        status == 408 || status == 429 || ((500...599).contains(status) && status != 501)
     }
 
     /// Describes a `DecodingError` with its coding path rendered like `a.b[3].c`.

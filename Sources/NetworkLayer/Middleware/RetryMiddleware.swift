@@ -114,7 +114,7 @@ public struct RetryMiddleware: NetworkMiddleware {
             let delay: Duration
             do {
                 let (data, response) = try await next(request)
-                guard attempt < policy.maxAttempts, Self.isTransient(status: response.statusCode),
+                guard attempt < policy.maxAttempts, NetworkError.isTransient(status: response.statusCode),
                     !context.acceptableStatusCodes.contains(response.statusCode)
                 else { return (data, response) }
                 delay = retryAfter(response) ?? jittered(policy.backoff(afterAttempt: attempt))
@@ -127,10 +127,6 @@ public struct RetryMiddleware: NetworkMiddleware {
             try await sleep(delay)
             attempt += 1
         }
-    }
-
-    static func isTransient(status: Int) -> Bool {
-        status == 408 || status == 429 || ((500...599).contains(status) && status != 501)
     }
 
     static func isTransient(_ error: any Error) -> Bool {

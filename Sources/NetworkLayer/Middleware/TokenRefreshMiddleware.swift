@@ -92,44 +92,9 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
     /// Waits for `refresh`, leaving at once with `CancellationError` when the caller is cancelled; the
     /// refresh goes on for the other callers.
     private static func wait(for refresh: Task<Void, any Error>) async throws {
-        let waiter = RefreshWaiter()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                waiter.attach(continuation)
-                Task { waiter.finish(with: await refresh.result) }
-            }
-        } onCancel: {
-            waiter.finish(with: .failure(CancellationError()))
+        try await Timeout.untimed { finish in
+            Task { finish(await refresh.result) }
+            return { finish(.failure(CancellationError())) }
         }
-    }
-}
-
-/// One caller's wait for a refresh: resumed once, by the refresh's end or by the caller's cancellation,
-/// whichever comes first (also when the cancellation comes before the wait begins).
-private final class RefreshWaiter: Sendable {
-    private struct State: Sendable {
-        var continuation: CheckedContinuation<Void, any Error>?
-        var outcome: Result<Void, any Error>?
-    }
-
-    private let state = Locked(State())
-
-    func attach(_ continuation: CheckedContinuation<Void, any Error>) {
-        let outcome = state.withLock { state -> Result<Void, any Error>? in
-            if let outcome = state.outcome { return outcome }
-            state.continuation = continuation
-            return nil
-        }
-        if let outcome { continuation.resume(with: outcome) }
-    }
-
-    func finish(with result: Result<Void, any Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-            guard state.outcome == nil else { return nil }
-            state.outcome = result
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(with: result)
     }
 }

@@ -127,6 +127,16 @@ extension NetworkProvider {
         }
     }
 
+    /// `request` asking for the representation uncompressed, unless it says otherwise: ranges count bytes
+    /// of the representation as sent, so a resumed file is the same bytes whatever the server's encoding.
+    static func uncompressed(_ request: URLRequest) -> URLRequest {
+        var request = request
+        if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
+        return request
+    }
+
     /// Whether a failure ends a transfer without saying its bytes were wrong: a timeout or a transport
     /// failure worth resuming, unless the provider or URLSession refused the body itself (bytes past the
     /// range asked for, a body that could not be decoded or parsed). After the last byte, such a failure
@@ -169,12 +179,7 @@ extension NetworkProvider {
             // A retry by a middleware resumes after every byte of the attempt before it is written, and
             // not into a disk that refused them.
             if let failedWrite = await file.beginAttempt() { throw failedWrite }
-            var request = request
-            // Ranges count bytes of the representation as sent: ask for it uncompressed, so a resumed
-            // file is the same bytes whatever the server's encoding.
-            if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
-                request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-            }
+            var request = Self.uncompressed(request)
             guard let urlSession = session as? URLSession else {
                 request = file.request(resuming: request)
                 let sink = DownloadSink(

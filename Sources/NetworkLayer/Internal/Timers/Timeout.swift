@@ -114,11 +114,6 @@ final class Race<Value: Sendable>: Sendable {
 
     private let state = Locked(State())
 
-    /// Whether the operation finished or the deadline passed.
-    var isDecided: Bool {
-        state.withLock { $0.isDecided }
-    }
-
     /// Records the first outcome; later ones are ignored. Returns whether this call decided the race.
     @discardableResult
     func finish(with result: Result<Value, any Error>) -> Bool {

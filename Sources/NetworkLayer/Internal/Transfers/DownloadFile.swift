@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -79,8 +71,7 @@ final class DownloadFile: Sendable {
     ///   - writeChunk: Writes one chunk to a descriptor (tests inject a failing one); `write(2)` in a loop
     ///     by default.
     init(destination: URL, writeChunk: (@Sendable (Data, Int32) -> NetworkError?)? = nil) {
-        partURL = destination.deletingLastPathComponent().appendingPathComponent(
-            ".download-\(UUID().uuidString).part")
+        partURL = FileCalls.partURL(beside: destination)
         self.writeChunk = writeChunk ?? FileCalls.writeAll
     }
 

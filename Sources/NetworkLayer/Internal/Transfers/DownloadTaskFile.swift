@@ -26,8 +26,7 @@ final class DownloadTaskFile: Sendable {
     private let state = Locked(State())
 
     init(destination: URL) {
-        partURL = destination.deletingLastPathComponent().appendingPathComponent(
-            ".download-\(UUID().uuidString).part")
+        partURL = FileCalls.partURL(beside: destination)
     }
 
     /// The key of a failed download task's resume data in its error's `userInfo`, on every platform.

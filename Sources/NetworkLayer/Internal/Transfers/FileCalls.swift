@@ -58,6 +58,12 @@ enum FileCalls {
         return found == 0 ? (Identity(status), Int64(status.st_size)) : nil
     }
 
+    /// A hidden file beside `destination`, unique to one download, not derived from the destination's
+    /// name (which may already be near the file system's limit).
+    static func partURL(beside destination: URL) -> URL {
+        destination.deletingLastPathComponent().appendingPathComponent(".download-\(UUID().uuidString).part")
+    }
+
     /// Removes the entry at `url` if it is still the file `identity`.
     static func remove(_ url: URL, ifStill identity: Identity) {
         guard isStill(url, identity) else { return }

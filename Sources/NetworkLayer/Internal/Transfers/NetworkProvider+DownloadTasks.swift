@@ -50,11 +50,7 @@ extension NetworkProvider {
     ) -> NetworkMiddleware.Next {
         { [deadlines = configuration.deadlines] request in
             try Task.checkCancellation()
-            var request = request
-            // As with windows: the resumed bytes are those of the representation as sent.
-            if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
-                request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-            }
+            var request = Self.uncompressed(request)
             // URLSession's own timeout watches for a stall, so that a stalled task leaves resume data;
             // the provider's timer keeps the total deadline.
             request.timeoutInterval = Self.idleTimeoutInterval(endpoint.timeout)

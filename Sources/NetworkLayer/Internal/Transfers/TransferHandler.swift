@@ -186,28 +186,25 @@ final class TransferHandler: Sendable {
 
     /// Waits for the response head.
     func head() async throws -> HTTPURLResponse {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let ready = state.withLock { state -> Result<HTTPURLResponse, any Error>? in
-                    // An ended transfer always has a head: the response, or its failure.
-                    if let head = state.head { return head }
-                    state.headWaiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(with: ready) }
-            }
-        } onCancel: {
-            fail(CancellationError())
-        }
+        try await wait(for: \.head, as: \.headWaiter)
     }
 
     /// Waits for the transfer's end.
     func end() async throws {
+        try await wait(for: \.end, as: \.endWaiter)
+    }
+
+    /// Waits until `outcome` is set (an ended transfer always has a head: the response, or its failure);
+    /// cancelling the caller fails the transfer.
+    private func wait<Value: Sendable>(
+        for outcome: KeyPath<State, Result<Value, any Error>?>,
+        as waiter: WritableKeyPath<State, CheckedContinuation<Value, any Error>?>
+    ) async throws -> Value {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let ready = state.withLock { state -> Result<Void, any Error>? in
-                    if let end = state.end { return end }
-                    state.endWaiter = continuation
+                let ready = state.withLock { state -> Result<Value, any Error>? in
+                    if let ready = state[keyPath: outcome] { return ready }
+                    state[keyPath: waiter] = continuation
                     return nil
                 }
                 if let ready { continuation.resume(with: ready) }
