@@ -11,7 +11,7 @@ import Testing
 /// Downloads that URLSession writes itself with download tasks: the default on Apple platforms, run here
 /// through the internal switch (resume data is Apple's alone: FoundationNetworking gives none).
 @Suite("Downloads written by URLSession's download tasks")
-struct DownloadTaskTests {
+final class DownloadTaskTests: Sendable {
     let server: TestServer
     let group: EndpointGroup
     let folder: URL
@@ -20,6 +20,15 @@ struct DownloadTaskTests {
         server = try await TestServer.shared.value
         group = EndpointGroup(baseURL: server.baseURL)
         folder = try newTemporaryFolder("download-tasks")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The files FoundationNetworking's temporary folder holds now.
+    func temporaryFiles() throws -> Set<String> {
+        try Set(FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
     }
 
     /// A provider whose downloads are download tasks, as on Apple platforms.
@@ -124,6 +133,7 @@ struct DownloadTaskTests {
         // Given
         let destination = folder.appendingPathComponent("missing.bin")
         let missing: Endpoint<Data> = group.get("status/404")
+        let before = try temporaryFiles()
         // When
         let thrown = await error { try await provider().download(missing, to: destination) }
         // Then
@@ -135,6 +145,44 @@ struct DownloadTaskTests {
         #expect(String(decoding: failure.body, as: UTF8.self).contains("NotFound"))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(try leftovers().isEmpty)
+        // and the file URLSession wrote the refused body to is gone too
+        let new = try temporaryFiles().subtracting(before).map {
+            (try? Data(contentsOf: URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent($0)))
+                ?? Data()
+        }
+        #expect(!new.contains { String(decoding: $0, as: UTF8.self).contains("no such movie") })
+    }
+
+    @Test func aStallIsTimedOutByURLSessionsOwnTimeoutAsTheEndpointsTimeout() async throws {
+        // Given an answer whose body never comes, and a one-second timeout
+        var stalled: Endpoint<Data> = group.get(
+            "trickle", query: ["stallAfter": "0", "id": UUID().uuidString])
+        stalled.timeout = .seconds(1)
+        // When
+        let thrown = await error {
+            try await provider().download(stalled, to: folder.appendingPathComponent("stalled.bin"))
+        }
+        // Then it is the provider's timeout, and nothing resumes it (no resume data on Linux)
+        guard case .timedOut(let timeout)? = thrown as? NetworkError else {
+            Issue.record("expected timedOut, got \(String(describing: thrown))")
+            return
+        }
+        #expect(timeout == .seconds(1))
+        #expect(try leftovers().isEmpty)
+    }
+
+    @Test func aMissingFolderFailsBeforeAnythingIsAskedFor() async throws {
+        // Given
+        let (endpoint, id) = ranged(bytes: 70_000)
+        let destination = folder.appendingPathComponent("nowhere").appendingPathComponent("file.bin")
+        // When
+        let thrown = await error { try await provider().download(endpoint, to: destination) }
+        // Then
+        guard case .file? = thrown as? NetworkError else {
+            Issue.record("expected a file error, got \(String(describing: thrown))")
+            return
+        }
+        #expect(try await rangesAsked(id, of: group).isEmpty)
     }
 
     @Test func theMiddlewaresSeeTheAnswerWithAnEmptyBody() async throws {
@@ -165,104 +213,6 @@ struct DownloadTaskTests {
         }
         #expect(summary.metrics?.bytesReceived == 70_000)
         #expect(summary.metrics?.statusCode == 200)
-    }
-
-    @Test func theResumeDataOfAFailedTaskIsKeptForTheNextAttemptOnce() {
-        // Given a failure carrying resume data as URLSession reports it on Apple platforms
-        let file = DownloadTaskFile(destination: folder.appendingPathComponent("resumed.bin"))
-        let failure = URLError(
-            .networkConnectionLost, userInfo: [DownloadTaskFile.resumeDataKey: Data([1, 2, 3])])
-        // When
-        file.keepResumeData(of: failure)
-        // Then
-        #expect(file.canResume)
-        #expect(file.takeResumeData() == Data([1, 2, 3]))
-        #expect(file.takeResumeData() == nil)
-        #expect(!file.canResume)
-    }
-
-    @Test func aFailureWithoutResumeDataLeavesNothingToResumeFrom() {
-        // Given
-        let file = DownloadTaskFile(destination: folder.appendingPathComponent("dropped.bin"))
-        // When
-        file.keepResumeData(of: URLError(.networkConnectionLost))
-        // Then
-        #expect(!file.canResume)
-    }
-
-    func answer(_ status: Int, etag: String) throws -> HTTPURLResponse {
-        try #require(
-            HTTPURLResponse(
-                url: exampleURL, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["ETag": etag]))
-    }
-
-    @Test func aResumedAnswerOfAnotherVersionFailsTheAttemptAndTheNextStartsOver() throws {
-        // Given a first answer of version "a" whose task dropped, leaving resume data
-        let file = DownloadTaskFile(destination: folder.appendingPathComponent("mixed.bin"))
-        try file.check(answer(200, etag: "\"a\""), resumed: false)
-        file.keepResumeData(
-            of: URLError(.networkConnectionLost, userInfo: [DownloadTaskFile.resumeDataKey: Data([1])]))
-        // When the resume is answered with version "b"'s bytes (a server that ignores If-Range)
-        #expect(throws: NetworkError.self) { try file.check(answer(206, etag: "\"b\""), resumed: true) }
-        // Then no resume data is left, and the next attempt starts over
-        #expect(!file.canResume)
-        #expect(file.takeRestart())
-        #expect(!file.takeRestart())
-    }
-
-    @Test func aResumedAnswerOfTheSameVersionContinuesTheFile() throws {
-        // Given
-        let file = DownloadTaskFile(destination: folder.appendingPathComponent("same.bin"))
-        try file.check(answer(200, etag: "\"a\""), resumed: false)
-        // When / Then
-        try file.check(answer(206, etag: "\"a\""), resumed: true)
-        #expect(!file.takeRestart())
-    }
-
-    @Test func aResumedAnswerWithOnlyAWeakValidatorIsRefused() throws {
-        // Given
-        let file = DownloadTaskFile(destination: folder.appendingPathComponent("weak.bin"))
-        try file.check(answer(200, etag: "W/\"a\""), resumed: false)
-        // When / Then
-        #expect(throws: NetworkError.self) { try file.check(answer(206, etag: "W/\"a\""), resumed: true) }
-        #expect(file.takeRestart())
-    }
-
-    @Test func aFileHandedOverAfterTheDownloadWasGivenUpIsRemoved() throws {
-        // Given a download given up (cancelled) as its task finished
-        let file = DownloadTaskFile(destination: folder.appendingPathComponent("late.bin"))
-        file.discard()
-        let location = folder.appendingPathComponent("urlsession-file.tmp")
-        try Data("late".utf8).write(to: location)
-        // When the task hands its file over
-        try file.adopt(location)
-        // Then neither it nor a hidden file remains
-        #expect(!FileManager.default.fileExists(atPath: location.path))
-        #expect(try leftovers().isEmpty)
-    }
-
-    @Test func aFileHandedOverIsMovedBesideTheDestinationThenIntoPlace() throws {
-        // Given
-        let destination = folder.appendingPathComponent("moved.bin")
-        let file = DownloadTaskFile(destination: destination)
-        let location = folder.appendingPathComponent("urlsession-file.tmp")
-        try Data("body".utf8).write(to: location)
-        // When
-        try file.adopt(location)
-        let hidden = try leftovers()
-        let byteCount = try file.move(to: destination)
-        // Then
-        #expect(hidden.count == 1)
-        #expect(byteCount == 4)
-        #expect(try Data(contentsOf: destination) == Data("body".utf8))
-        #expect(try leftovers().isEmpty)
-    }
-
-    @Test func aStallIsWatchedByURLSessionsOwnTimeoutOfTheEndpointsLength() {
-        #expect(NetworkProvider.idleTimeoutInterval(.seconds(30)) == 30)
-        #expect(NetworkProvider.idleTimeoutInterval(.milliseconds(1500)) == 1.5)
-        #expect(NetworkProvider.idleTimeoutInterval(.zero) == 0.001)
-        #expect(NetworkProvider.idleTimeoutInterval(.seconds(Int64.max)) == 7 * 86_400)
     }
 }
 

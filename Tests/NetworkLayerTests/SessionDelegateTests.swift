@@ -102,6 +102,16 @@ struct SessionDelegateTests {
         let folder = try newTemporaryFolder("SessionDelegate")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("user.json")
+        let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: temporary.path))
+        defer {
+            // FoundationNetworking leaves the challenged answer's file (its `{}` body) there: removed.
+            let new = Set((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
+            for name in new.subtracting(before)
+            where (try? Data(contentsOf: temporary.appendingPathComponent(name))) == Data("{}".utf8) {
+                try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+            }
+        }
         // When
         let failure = await error { try await provider.download(authenticated(), to: destination) }
         // Then the delegate answered the challenge

@@ -7,14 +7,16 @@ import Foundation
 extension NetworkProvider {
     /// Sends `endpoint` and writes its body to `destination`, never holding it whole in memory.
     ///
-    /// The body is written to a hidden file beside `destination` as it arrives and moved into place,
-    /// replacing any file there, once complete.
+    /// The finished body is moved into place in one step, replacing any file at `destination`.
     ///
-    /// On Apple platforms, by default, URLSession writes the file with a download task, and a download
-    /// that drops or stalls (past the endpoint's timeout) resumes from the resume data URLSession leaves,
-    /// up to `resumeAttempts` times; a resumed `206` without the strong validator of the answer it
-    /// continues starts the file over.
+    /// On Apple platforms, by default, URLSession writes the body to a file of its own with a download
+    /// task, and a download that drops or stalls (past the endpoint's timeout, URLSession's own there)
+    /// resumes from the resume data URLSession leaves, up to `resumeAttempts` times; a resumed `206`
+    /// without the strong validator of the answer it continues starts the file over. A resume sends the
+    /// request URLSession saved with its resume data, not the one the middlewares make for that attempt.
+    /// The endpoint's `deadline` ends such a download without resuming it.
     ///
+    /// Otherwise the body is written to a hidden file beside `destination` as it arrives.
     /// On Linux (or with a ``Configuration/downloadWindow`` set), a `GET` through a `URLSession` is
     /// asked for in windows of that many bytes (`Range`), one request after another, from servers
     /// that serve ranges, so no more than about two windows wait in memory for the disk. When the
@@ -42,7 +44,9 @@ extension NetworkProvider {
     ///     not the caller's; `nil` by default.
     /// - Returns: The file and the response.
     /// - Throws: ``NetworkError`` (``NetworkError/file(_:)`` when the file cannot be written), or
-    ///   `CancellationError` when the calling task is cancelled. The partial file is removed.
+    ///   `CancellationError` when the calling task is cancelled. The partial file is removed (on Apple
+    ///   platforms, one URLSession keeps for resume data stays in the app's temporary folder until the
+    ///   system clears it).
     public func download<Response>(
         _ endpoint: Endpoint<Response>,
         to destination: URL,

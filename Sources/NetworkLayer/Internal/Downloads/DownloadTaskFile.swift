@@ -5,8 +5,13 @@ import Foundation
 #endif
 
 /// The file of one download that URLSession writes itself with download tasks, shared by its attempts:
-/// the resume data a failed attempt left, and the file a finished task handed over, moved to a hidden
-/// file beside the destination (URLSession deletes its own once the delegate returns).
+/// the resume data a failed attempt left, the validator of the answer it continues, and the file a
+/// finished task handed over.
+///
+/// URLSession deletes a finished task's file once the delegate returns, so the delegate renames it at
+/// once, in its own folder (a rename, however large the file). Only the caller's task then moves it
+/// beside the destination (a copy when that is on another volume) and into place, so the delegate queue
+/// every request of the provider shares never waits for a copy.
 final class DownloadTaskFile: Sendable {
     private struct State: Sendable {
         var resumeData: Data?
@@ -14,9 +19,8 @@ final class DownloadTaskFile: Sendable {
         var validator: String?
         /// A resumed answer was of another version: the next attempt starts over.
         var restartsFromScratch = false
-        /// The moved file, by device and inode, and its size.
-        var identity: FileCalls.Identity?
-        var byteCount: Int64 = 0
+        /// The file a finished task handed over, renamed in its own folder, by device and inode.
+        var kept: (url: URL, identity: FileCalls.Identity, size: Int64)?
         /// The download is over without a file: a file handed over now is removed.
         var isDiscarded = false
     }
@@ -43,10 +47,14 @@ final class DownloadTaskFile: Sendable {
         }
     }
 
-    /// Keeps the resume data URLSession put in a failed task's `error`, if any.
-    func keepResumeData(of error: any Error) {
-        guard let data = (error as NSError).userInfo[Self.resumeDataKey] as? Data else { return }
+    /// Keeps the resume data URLSession put in a failed task's `error`, if any, and returns the error
+    /// without it: resume data holds the request, credential headers included, and must not travel on
+    /// in an error that is logged or reported.
+    func keepResumeData(of error: any Error) -> any Error {
+        guard let failure = error as? URLError, let data = failure.userInfo[Self.resumeDataKey] as? Data
+        else { return error }
         state.withLock { $0.resumeData = data }
+        return URLError(failure.code, userInfo: failure.userInfo.filter { $0.key != Self.resumeDataKey })
     }
 
     /// Whether the last attempt got bytes of another version, so the next starts over; asking clears it.
@@ -57,13 +65,22 @@ final class DownloadTaskFile: Sendable {
         }
     }
 
-    /// Checks an accepted answer. A `206` to a resume must carry the strong validator of the answer it
-    /// continues: a server that honours `Range` but ignores `If-Range` would otherwise add another
-    /// version's bytes to the file. Such an answer fails the attempt, and the next starts over.
+    /// Checks an accepted answer. A `206` is accepted only as the rest of the file: to a resume, with the
+    /// strong validator of the answer it continues (a server that honours `Range` but ignores `If-Range`
+    /// would otherwise add another version's bytes to the file; the next attempt starts over); to a
+    /// request that asked for no range, only when its `Content-Range` covers the whole body.
     func check(_ head: HTTPURLResponse, resumed: Bool) throws {
-        let validator = DownloadFile.strongValidator(in: head.headerFields)
+        let headers = head.headerFields
+        let validator = DownloadFile.strongValidator(in: headers)
         try state.withLock { state in
-            guard resumed, head.statusCode == 206 else {
+            guard head.statusCode == 206 else {
+                state.validator = validator
+                return
+            }
+            guard resumed else {
+                guard let range = ContentRange(headers.value(named: "Content-Range")), range.first == 0,
+                    range.total == range.last + 1
+                else { throw NetworkError.transport(URLError(.cannotParseResponse)) }
                 state.validator = validator
                 return
             }
@@ -76,113 +93,68 @@ final class DownloadTaskFile: Sendable {
         }
     }
 
-    /// Moves a finished task's file beside the destination (copied when it is on another volume).
+    /// Keeps a finished task's file: renamed in its own folder, which URLSession leaves alone.
     func adopt(_ location: URL) throws {
-        removeFile()
-        // FoundationNetworking leaves a file it handed over where it is: one not moved is removed.
+        removeKept()
+        let renamed = location.deletingLastPathComponent().appendingPathComponent(
+            ".networklayer-\(UUID().uuidString).download")
+        // FoundationNetworking leaves a file it handed over where it is: one not kept is removed.
         guard !state.withLock({ $0.isDiscarded }) else {
             try? FileManager.default.removeItem(at: location)
             return
         }
         do {
-            try FileManager.default.moveItem(at: location, to: partURL)
+            try FileManager.default.moveItem(at: location, to: renamed)
         } catch {
             try? FileManager.default.removeItem(at: location)
             throw NetworkError.file(error)
         }
-        guard let (identity, size) = FileCalls.entry(at: partURL) else {
+        guard let (identity, size) = FileCalls.entry(at: renamed) else {
             throw NetworkError.file(POSIXError(.ENOENT))
         }
-        // A download given up while the file moved (cancelled as its task finished) keeps no file.
+        // A download given up while the file was renamed (cancelled as its task finished) keeps nothing.
         let kept = state.withLock { state in
             guard !state.isDiscarded else { return false }
-            state.identity = identity
-            state.byteCount = size
+            state.kept = (renamed, identity, size)
             return true
         }
-        if !kept { FileCalls.remove(partURL, ifStill: identity) }
+        if !kept { FileCalls.remove(renamed, ifStill: identity) }
     }
 
-    /// Moves the file to `destination`, replacing what is there, in one step, if the hidden file is still
-    /// the one this download moved there. Returns its size.
+    /// Moves the kept file beside the destination (copied when that is on another volume), then puts it
+    /// in the destination's place in one step, replacing what is there. Returns its size.
     func move(to destination: URL) throws -> Int64 {
-        let moved = state.withLock { state in state.identity.map { ($0, state.byteCount) } }
-        guard let (identity, byteCount) = moved, FileCalls.isStill(partURL, identity) else {
+        let kept = state.withLock { state in
+            defer { state.kept = nil }
+            return state.kept
+        }
+        guard let kept, FileCalls.isStill(kept.url, kept.identity) else {
             throw NetworkError.file(POSIXError(.ENOENT))
         }
-        try FileCalls.replace(destination, with: partURL)
-        return byteCount
+        do {
+            try FileManager.default.moveItem(at: kept.url, to: partURL)
+            try FileCalls.replace(destination, with: partURL)
+        } catch {
+            // A copy that failed part way (a full disk) leaves neither file behind.
+            try? FileManager.default.removeItem(at: partURL)
+            FileCalls.remove(kept.url, ifStill: kept.identity)
+            throw error as? NetworkError ?? NetworkError.file(error)
+        }
+        return kept.size
     }
 
-    /// Ends the download without a file: removes the hidden file, if it is still the one this download
-    /// moved there, and any a finishing task hands over later.
+    /// Ends the download without a file: removes the kept file, and any a finishing task hands over later.
     func discard() {
         state.withLock { $0.isDiscarded = true }
-        removeFile()
+        removeKept()
     }
 
-    /// Removes the hidden file, if it is still the one this download moved there.
-    private func removeFile() {
-        let identity = state.withLock { state in
-            defer { state.identity = nil }
-            return state.identity
+    /// Removes the kept file, if it is still the one a task handed over.
+    private func removeKept() {
+        let kept = state.withLock { state in
+            defer { state.kept = nil }
+            return state.kept
         }
-        if let identity { FileCalls.remove(partURL, ifStill: identity) }
-    }
-}
-
-/// Receives a download task's events: the head (which tells a refused answer), the bytes written (for
-/// progress) and, at the end, the file. A refused answer's first MiB is read back for the error.
-final class DownloadTaskSink: TransferSink, Sendable {
-    private let file: DownloadTaskFile
-    private let accepts: any StatusCodeSet
-    private let progress: (@Sendable (TransferProgress) -> Void)?
-    private let resumed: Bool
-    private let refused = Locked<Data?>(nil)
-
-    /// - Parameter resumed: Whether the task resumes from resume data.
-    init(
-        file: DownloadTaskFile, accepts: any StatusCodeSet, resumed: Bool,
-        progress: (@Sendable (TransferProgress) -> Void)?
-    ) {
-        self.file = file
-        self.accepts = accepts
-        self.resumed = resumed
-        self.progress = progress
-    }
-
-    /// The body of a refused status, capped at ``NetworkProvider/errorBodyLimit``.
-    var refusedBody: Data? { refused.withLock { $0 } }
-
-    func open(_ head: HTTPURLResponse) throws {
-        guard accepts.contains(head.statusCode) else {
-            refused.withLock { $0 = Data() }
-            return
-        }
-        try file.check(head, resumed: resumed)
-    }
-
-    /// Never called: a download task writes its own file.
-    func write(_ data: Data) throws {}
-
-    func close(_ error: (any Error)?) {}
-
-    /// URLSession wrote `total` bytes of `expected` (negative when unknown).
-    func wrote(_ total: Int64, of expected: Int64) {
-        guard refusedBody == nil else { return }
-        progress?(TransferProgress(completedBytes: total, expectedBytes: expected >= 0 ? expected : nil))
-    }
-
-    /// The task finished its file at `location`: kept for an accepted answer, read for a refused one.
-    func finished(at location: URL) throws {
-        guard refusedBody != nil else {
-            try file.adopt(location)
-            return
-        }
-        defer { try? FileManager.default.removeItem(at: location) }
-        let handle = try? FileHandle(forReadingFrom: location)
-        let body = (try? handle?.read(upToCount: NetworkProvider.errorBodyLimit)) ?? nil
-        try? handle?.close()
-        refused.withLock { $0 = body ?? Data() }
+        if let kept { FileCalls.remove(kept.url, ifStill: kept.identity) }
     }
 }

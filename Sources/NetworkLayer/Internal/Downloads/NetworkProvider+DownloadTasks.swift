@@ -18,6 +18,13 @@ extension NetworkProvider {
         _ endpoint: Endpoint<Response>, _ request: URLRequest, context: RequestContext, to destination: URL,
         resumeAttempts: Int, progress: (@Sendable (TransferProgress) -> Void)?, on transfers: TransferSession
     ) async throws -> DownloadedFile {
+        // A missing folder is found before the body is downloaded, as with windows.
+        var isFolder: ObjCBool = false
+        guard
+            FileManager.default.fileExists(
+                atPath: destination.deletingLastPathComponent().path, isDirectory: &isFolder),
+            isFolder.boolValue
+        else { throw NetworkError.file(POSIXError(.ENOENT)) }
         let file = DownloadTaskFile(destination: destination)
         var resumes = 0
         while true {
@@ -68,12 +75,26 @@ extension NetworkProvider {
                 _ = try await handler.head()
                 CurrentAttempt.responseStarted()
                 try await handler.end()
+            } catch is RefusedBodyKept {
+                // A refused answer's body past its limit: the status is reported without it.
+                return (Data(), try await handler.head())
             } catch {
-                file.keepResumeData(of: error)
-                if (error as? URLError)?.code == .timedOut { throw NetworkError.timedOut(endpoint.timeout) }
-                throw error
+                throw Self.downloadTaskFailure(file.keepResumeData(of: error), timeout: endpoint.timeout)
             }
             return (sink.refusedBody ?? Data(), try await handler.head())
+        }
+    }
+
+    /// What a download task's failure is reported as: URLSession's own idle timeout as the provider's,
+    /// and a file URLSession could not write (a full disk) as ``NetworkError/file(_:)``, never resumed.
+    static func downloadTaskFailure(_ error: any Error, timeout: Duration) -> any Error {
+        guard let failure = error as? URLError else { return error }
+        switch failure.code {
+        case .timedOut: return NetworkError.timedOut(timeout)
+        case .cannotCreateFile, .cannotOpenFile, .cannotWriteToFile, .cannotCloseFile, .cannotMoveFile,
+            .cannotRemoveFile:
+            return NetworkError.file(failure)
+        default: return failure
         }
     }
 

@@ -89,9 +89,19 @@ struct WholeBodyRules: Sendable {
         self.endpoint = endpoint
     }
 
-    /// The limit and the accepted statuses: requests share a coalesced call only when these are the
-    /// same, so none lifts, lowers or cuts another's body.
+    /// The limit and the accepted statuses (as ranges, `200-299,404`): requests share a coalesced call
+    /// only when these are the same, so none lifts, lowers or cuts another's body.
     var signature: String {
-        "limit \(limit) accepts \((100..<600).filter(accepts.contains).map(String.init).joined(separator: ","))"
+        var ranges: [String] = []
+        var start: Int?
+        for code in 100...600 {
+            let accepted = code < 600 && accepts.contains(code)
+            if accepted, start == nil { start = code }
+            if !accepted, let first = start {
+                ranges.append(first == code - 1 ? "\(first)" : "\(first)-\(code - 1)")
+                start = nil
+            }
+        }
+        return "limit \(limit) accepts \(ranges.joined(separator: ","))"
     }
 }

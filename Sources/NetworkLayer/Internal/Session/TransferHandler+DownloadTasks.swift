@@ -8,21 +8,22 @@ import Foundation
 /// written; the head comes with the first write on Apple platforms, and only with the finished file on
 /// Linux (measured).
 extension TransferHandler {
-    /// URLSession wrote `total` bytes of `expected` (negative when unknown): activity, progress, and the
-    /// head if it has come.
-    func wrote(_ total: Int64, of expected: Int64, response: URLResponse?) {
+    /// URLSession wrote `bytes` more, `total` in all, of `expected` (negative when unknown): activity,
+    /// progress, and the head if it has come. A refused answer's body past its limit stops the transfer.
+    func wrote(_ bytes: Int64, total: Int64, of expected: Int64, response: URLResponse?) {
         if let response, !deliverHeadOnce(response) { return }
         let active = state.withLock { state -> Bool in
             guard state.end == nil else { return false }
             state.lastActivity = DeadlineTimer.now
-            state.counts.received = total
+            state.counts.received += bytes
             return true
         }
-        if active { (sink as? DownloadTaskSink)?.wrote(total, of: expected) }
+        guard active, let sink = sink as? DownloadTaskSink else { return }
+        if !sink.wrote(total, of: expected) { fail(RefusedBodyKept()) }
     }
 
     /// The task finished its file at `location`, which URLSession deletes once this returns: the sink
-    /// moves or reads it now.
+    /// keeps or reads it now.
     func finished(at location: URL, response: URLResponse?) {
         guard let response, deliverHeadOnce(response), let sink = sink as? DownloadTaskSink else {
             try? FileManager.default.removeItem(at: location)
@@ -35,11 +36,13 @@ extension TransferHandler {
         }
     }
 
-    /// Hands the head over unless it has been already. Returns whether the body is still wanted. A
-    /// challenged `401` is not held as a data task's is: a download task reports no head before its
-    /// challenge is answered.
+    /// Hands the head over unless it has been already, or the transfer has ended. Returns whether the
+    /// body is still wanted. A challenged `401` is not held as a data task's is: a download task reports
+    /// no head before its challenge is answered.
     private func deliverHeadOnce(_ response: URLResponse) -> Bool {
-        guard !state.withLock({ $0.head != nil }) else { return !hasEnded }
+        let (ended, hasHead) = state.withLock { ($0.end != nil, $0.head != nil) }
+        guard !ended else { return false }
+        guard !hasHead else { return true }
         guard let head = response as? HTTPURLResponse else {
             fail(URLError(.badServerResponse))
             return false

@@ -193,7 +193,8 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
     ) {
         handler(for: downloadTask)?.wrote(
-            totalBytesWritten, of: totalBytesExpectedToWrite, response: downloadTask.response)
+            bytesWritten, total: totalBytesWritten, of: totalBytesExpectedToWrite,
+            response: downloadTask.response)
     }
 
     func urlSession(

@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Receives a download task's events: the head (which tells a refused answer), the bytes written (for
+/// progress) and, at the end, the file.
+///
+/// A refused answer's body is written by URLSession like any other. Once it passes
+/// ``NetworkProvider/errorBodyLimit`` while the head is known (from the first write on Apple platforms)
+/// the transfer is stopped, and the error carries no body; a shorter one's is read back from the file.
+final class DownloadTaskSink: TransferSink, Sendable {
+    private let file: DownloadTaskFile
+    private let accepts: any StatusCodeSet
+    private let resumed: Bool
+    private let progress: (@Sendable (TransferProgress) -> Void)?
+    private let refused = Locked<Data?>(nil)
+
+    /// - Parameter resumed: Whether the task resumes from resume data.
+    init(
+        file: DownloadTaskFile, accepts: any StatusCodeSet, resumed: Bool,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) {
+        self.file = file
+        self.accepts = accepts
+        self.resumed = resumed
+        self.progress = progress
+    }
+
+    /// The body of a refused status, at most ``NetworkProvider/errorBodyLimit`` bytes.
+    var refusedBody: Data? { refused.withLock { $0 } }
+
+    func open(_ head: HTTPURLResponse) throws {
+        guard accepts.contains(head.statusCode) else {
+            refused.withLock { $0 = Data() }
+            return
+        }
+        try file.check(head, resumed: resumed)
+    }
+
+    /// Never called: a download task writes its own file.
+    func write(_ data: Data) throws {}
+
+    func close(_ error: (any Error)?) {}
+
+    /// URLSession wrote `total` bytes of `expected` (negative when unknown). Returns `false` to stop the
+    /// transfer: a refused answer's body has passed the limit.
+    func wrote(_ total: Int64, of expected: Int64) -> Bool {
+        guard refusedBody == nil else { return total <= Int64(NetworkProvider.errorBodyLimit) }
+        progress?(TransferProgress(completedBytes: total, expectedBytes: expected >= 0 ? expected : nil))
+        return true
+    }
+
+    /// The task finished its file at `location`: kept for an accepted answer, read for a refused one.
+    func finished(at location: URL) throws {
+        guard refusedBody != nil else {
+            try file.adopt(location)
+            return
+        }
+        defer { try? FileManager.default.removeItem(at: location) }
+        let handle = try? FileHandle(forReadingFrom: location)
+        let body = (try? handle?.read(upToCount: NetworkProvider.errorBodyLimit)) ?? nil
+        try? handle?.close()
+        refused.withLock { $0 = body ?? Data() }
+    }
+}
