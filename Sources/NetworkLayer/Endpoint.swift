@@ -77,8 +77,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// The idle timeout: how long an attempt may go without receiving bytes before the provider fails it
     /// with ``NetworkError/timedOut(_:)``. 60 seconds by default. A stream or a download that keeps
     /// receiving bytes never hits it; a whole-body request (``NetworkProvider/send(_:)``) reports no bytes
-    /// until its end, so for it this bounds the whole attempt. The provider enforces it itself, on every
-    /// platform: on Linux URLSession truncates sub-second timeouts.
+    /// until its end, so for it this bounds the whole attempt. The provider enforces it itself (on Linux
+    /// URLSession truncates sub-second timeouts), except for a download task on Apple platforms, whose
+    /// stall URLSession's own timeout of this length detects, leaving resume data.
     public var timeout: Duration
     /// The total deadline: the most one attempt may take, body included, however steadily bytes arrive.
     /// Each attempt (a retry, a resumed download) has its own. `nil` (none) by default.

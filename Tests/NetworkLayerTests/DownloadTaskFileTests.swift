@@ -196,6 +196,31 @@ final class DownloadTaskFileTests: Sendable {
         #expect(try await handler.head().statusCode == 500)
     }
 
+    @Test func anAttemptStoppedForItsRefusedBodyAnswersWithTheStatusAndNoBody() async throws {
+        // Given an attempt whose refused body passed its limit
+        let file = file()
+        let sink = DownloadTaskSink(file: file, accepts: 200..<300, resumed: false, progress: nil)
+        let handler = TransferHandler(
+            sink: sink, idleTimeout: nil, deadline: nil, deadlines: DeadlineTimer(), progress: nil)
+        handler.wrote((1 << 20) + 1, total: (1 << 20) + 1, of: -1, response: try answer(503))
+        // When
+        let (body, head) = try await NetworkProvider.answer(
+            of: handler, sink: sink, file: file, timeout: .seconds(9))
+        // Then the middlewares and the caller get the status, to judge as any refused answer
+        #expect(head.statusCode == 503)
+        #expect(body.isEmpty)
+    }
+
+    @Test func aFileTheSystemCouldNotWriteIsAFileError() {
+        for failure in [POSIXError(.ENOSPC) as any Error, CocoaError(.fileWriteOutOfSpace)] {
+            let reported = NetworkProvider.downloadTaskFailure(failure, timeout: .seconds(9))
+            guard case .file? = reported as? NetworkError else {
+                Issue.record("expected a file error, got \(reported)")
+                continue
+            }
+        }
+    }
+
     @Test func anAcceptedBodyIsNeverStoppedForItsSize() {
         // Given
         let sink = DownloadTaskSink(file: file(), accepts: 200..<300, resumed: false, progress: nil)

@@ -28,7 +28,8 @@ extension NetworkProvider {
     /// that drops or stalls after the last byte (the announced total; without one, a `416` to the resume
     /// saying there is no more) completes the download instead. Every attempt
     /// goes through the middlewares, which see an empty body for a successful status. A refused status
-    /// throws ``NetworkError/unacceptableStatus(_:)`` with the body's first MiB, and writes no file.
+    /// throws ``NetworkError/unacceptableStatus(_:)`` with the body's first MiB (with a download task, no
+    /// body once it passes 1 MiB), and writes no file.
     ///
     /// ```swift
     /// let file = try await provider.download(api.trailer(id), to: trailerURL) { progress in

@@ -110,6 +110,7 @@ final class DownloadTaskFile: Sendable {
             throw NetworkError.file(error)
         }
         guard let (identity, size) = FileCalls.entry(at: renamed) else {
+            try? FileManager.default.removeItem(at: renamed)
             throw NetworkError.file(POSIXError(.ENOENT))
         }
         // A download given up while the file was renamed (cancelled as its task finished) keeps nothing.

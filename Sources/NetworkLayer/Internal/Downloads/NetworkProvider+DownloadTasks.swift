@@ -70,24 +70,33 @@ extension NetworkProvider {
             )
             defer { CurrentAttempt.received(handler.counts.received) }
             transfers.startDownload(request, resumingFrom: resumeData, handler: handler)
-            do {
-                // The head comes with the first bytes on Apple platforms, with the file on Linux.
-                _ = try await handler.head()
-                CurrentAttempt.responseStarted()
-                try await handler.end()
-            } catch is RefusedBodyKept {
-                // A refused answer's body past its limit: the status is reported without it.
-                return (Data(), try await handler.head())
-            } catch {
-                throw Self.downloadTaskFailure(file.keepResumeData(of: error), timeout: endpoint.timeout)
-            }
-            return (sink.refusedBody ?? Data(), try await handler.head())
+            return try await Self.answer(of: handler, sink: sink, file: file, timeout: endpoint.timeout)
         }
+    }
+
+    /// What an attempt's task ended with: the answer, with a refused status's body (none once it passed
+    /// its limit), or the failure as the provider reports it, its resume data kept for the next attempt.
+    static func answer(
+        of handler: TransferHandler, sink: DownloadTaskSink, file: DownloadTaskFile, timeout: Duration
+    ) async throws -> (Data, HTTPURLResponse) {
+        do {
+            // The head comes with the first bytes on Apple platforms, with the file on Linux.
+            _ = try await handler.head()
+            CurrentAttempt.responseStarted()
+            try await handler.end()
+        } catch is RefusedBodyKept {
+            return (Data(), try await handler.head())
+        } catch {
+            throw downloadTaskFailure(file.keepResumeData(of: error), timeout: timeout)
+        }
+        return (sink.refusedBody ?? Data(), try await handler.head())
     }
 
     /// What a download task's failure is reported as: URLSession's own idle timeout as the provider's,
     /// and a file URLSession could not write (a full disk) as ``NetworkError/file(_:)``, never resumed.
     static func downloadTaskFailure(_ error: any Error, timeout: Duration) -> any Error {
+        if let failure = error as? POSIXError { return NetworkError.file(failure) }
+        if let failure = error as? CocoaError, failure.isFileError { return NetworkError.file(failure) }
         guard let failure = error as? URLError else { return error }
         switch failure.code {
         case .timedOut: return NetworkError.timedOut(timeout)
