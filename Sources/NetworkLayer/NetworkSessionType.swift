@@ -110,8 +110,4 @@ private final class CancellableDataTask: Sendable {
 /// Whether a cancelled URLSession request is abandoned (answered at once, left to finish in the
 /// background) rather than cancelled: on Linux, where `cancel()` racing a completion traps inside
 /// FoundationNetworking.
-#if canImport(FoundationNetworking)
-    let abandonsInsteadOfCancelling = true
-#else
-    let abandonsInsteadOfCancelling = false
-#endif
+let abandonsInsteadOfCancelling = runsOnFoundationNetworking

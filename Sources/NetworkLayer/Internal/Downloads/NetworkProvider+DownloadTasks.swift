@@ -109,10 +109,6 @@ extension NetworkProvider {
 
     /// `timeout` as URLSession's idle timeout: at least a millisecond, at most a week.
     static func idleTimeoutInterval(_ timeout: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = timeout.components
-        guard seconds < Endpoint<Data>.maximumTransportTimeout else {
-            return TimeInterval(Endpoint<Data>.maximumTransportTimeout)
-        }
-        return max(0.001, TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
+        min(max(0.001, timeout.timeInterval), TimeInterval(Endpoint<Data>.maximumTransportTimeout))
     }
 }

@@ -43,9 +43,5 @@ extension TransferHandler {
     /// Whether URLSession hands the delegate a `401` and its body before asking it for a credential, and
     /// sends again after: FoundationNetworking does (measured), so its `401`s are held until the answer
     /// to the challenge is known, as Apple platforms' URLSession decides before it reports a response.
-    #if canImport(FoundationNetworking)
-        static let deliversChallengedHeads = true
-    #else
-        static let deliversChallengedHeads = false
-    #endif
+    static let deliversChallengedHeads = runsOnFoundationNetworking
 }
