@@ -46,9 +46,12 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case url(baseURL: String, path: String)
         /// The body could not be encoded.
         case body(endpoint: String, underlying: any Error & Sendable)
-        /// The provider's `URLSession` has a background configuration, which gives no task its own
-        /// delegate and no completion handler: NetworkLayer refuses it before any task is made. Use a
-        /// background session directly, with a delegate of your own.
+        /// The request needs what a background session cannot run, refused before any task is made: a
+        /// `send`, a stream or an upload of `Data` on a provider made with a background configuration
+        /// (``NetworkProvider/init(sessionConfiguration:delegate:middlewares:configuration:finishedInBackground:)``),
+        /// or any request through a background `URLSession` given to
+        /// ``NetworkProvider/init(session:middlewares:configuration:)`` (give the provider its
+        /// configuration instead).
         case backgroundSession(endpoint: String)
     }
 

@@ -56,7 +56,8 @@ public final class NetworkProvider: Sendable {
         /// to be written. A server that ignores ranges answers the first window with the whole body
         /// (`200`), as without windows. Each window is a request of its own: a URL that expires while
         /// the download runs (a presigned link) is refused for the windows after it expires, so give
-        /// such downloads `nil` or a window as large as the file.
+        /// such downloads `nil` or a window as large as the file. A background session ignores it: its
+        /// downloads are download tasks.
         public var downloadWindow: Int? = runsOnFoundationNetworking ? 8 << 20 : nil
         /// Whether a download without a window is a download task that URLSession writes itself: on
         /// Apple platforms. FoundationNetworking's download tasks leave their files in the temporary
@@ -93,8 +94,9 @@ public final class NetworkProvider: Sendable {
     public let configuration: Configuration
     /// Shares identical GETs' transport calls (``Configuration/coalescesIdenticalGETs``).
     let coalescer = RequestCoalescer()
-    /// `nil` until the first request, or for a background `URLSession`.
-    private let transferSession = Locked<TransferSession?>(nil)
+    /// `nil` until the first request, or for a background `URLSession` given to ``init(session:middlewares:configuration:)``;
+    /// set at once by ``init(sessionConfiguration:delegate:middlewares:configuration:finishedInBackground:)``.
+    let transferSession = Locked<TransferSession?>(nil)
 
     /// How many requests wait for a coalesced transport call (for tests).
     var coalescedWaiters: Int { coalescer.waitingCount }
@@ -130,6 +132,16 @@ public final class NetworkProvider: Sendable {
         }
         guard let made else { throw .invalidRequest(.backgroundSession(endpoint: name)) }
         return made
+    }
+
+    /// ``transfers(for:endpoint:)`` for a request that needs a data task or an upload from memory, which
+    /// a background session refuses.
+    func dataTransfers(for urlSession: URLSession, endpoint name: String) throws(NetworkError)
+        -> TransferSession
+    {
+        let transfers = try transfers(for: urlSession, endpoint: name)
+        guard !transfers.isBackground else { throw .invalidRequest(.backgroundSession(endpoint: name)) }
+        return transfers
     }
 
     /// Sends `endpoint` and returns its decoded response.

@@ -60,12 +60,15 @@ extension NetworkProvider {
         let request = try endpoint.makeRequest()
         let context = endpoint.context
         return try await observing(request, context: context) {
-            if configuration.downloadsWithTasks, (configuration.downloadWindow ?? 0) < 1,
-                let urlSession = session as? URLSession
-            {
-                return try await downloadWithTasks(
-                    endpoint, request, context: context, to: destination, resumeAttempts: resumeAttempts,
-                    progress: progress, on: transfers(for: urlSession, endpoint: endpoint.name))
+            if let urlSession = session as? URLSession {
+                let transfers = try transfers(for: urlSession, endpoint: endpoint.name)
+                if transfers.isBackground
+                    || (configuration.downloadsWithTasks && (configuration.downloadWindow ?? 0) < 1)
+                {
+                    return try await downloadWithTasks(
+                        endpoint, request, context: context, to: destination, resumeAttempts: resumeAttempts,
+                        progress: progress, on: transfers)
+                }
             }
             return try await download(
                 endpoint, request, context: context, to: destination, resumeAttempts: resumeAttempts,
@@ -206,7 +209,8 @@ extension NetworkProvider {
                 return (sink.refusedBody ?? Data(), head)
             }
             return try await downloadWindows(
-                request, of: endpoint, on: transfers(for: urlSession, endpoint: endpoint.name), into: file,
+                request, of: endpoint, on: dataTransfers(for: urlSession, endpoint: endpoint.name),
+                into: file,
                 progress: progress)
         }
     }

@@ -46,7 +46,7 @@ extension NetworkProvider {
                 kept.keep(StreamBody(channel: .holding(data)), for: head)
                 return (data, head)
             }
-            let transfers = try transfers(for: urlSession, endpoint: endpoint.name)
+            let transfers = try dataTransfers(for: urlSession, endpoint: endpoint.name)
             let channel = ChunkChannel(bufferLimit: configuration.streamBufferLimit)
             let handler = TransferHandler(
                 sink: channel, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,

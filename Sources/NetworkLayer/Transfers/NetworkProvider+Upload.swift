@@ -136,11 +136,25 @@ extension NetworkProvider {
                 answered.yield(outcome)
                 answered.finish()
             }
+            let transfers =
+                if case .file = body {
+                    try transfers(for: urlSession, endpoint: endpoint.name)
+                } else {
+                    try dataTransfers(for: urlSession, endpoint: endpoint.name)
+                }
+            // A background upload goes on while the app is suspended and reports nothing meanwhile:
+            // URLSession's own timeout watches it, not the provider's timer.
+            var request = request
+            if transfers.isBackground {
+                request.timeoutInterval = Self.idleTimeoutInterval(endpoint.timeout)
+            }
             let handler = TransferHandler(
-                sink: collector, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
-                deadlines: configuration.deadlines, progress: sent)
-            try transfers(for: urlSession, endpoint: endpoint.name).start(
-                request, uploading: body, handler: handler)
+                sink: collector, idleTimeout: transfers.isBackground ? nil : endpoint.timeout,
+                deadline: endpoint.deadline, deadlines: configuration.deadlines, progress: sent)
+            transfers.start(
+                request, uploading: body,
+                note: BackgroundTasks.Note(endpoint: endpoint.name, destination: nil),
+                handler: handler)
             _ = try await handler.head()
             CurrentAttempt.responseStarted()
             CurrentAttempt.sent(handler.counts.sent)

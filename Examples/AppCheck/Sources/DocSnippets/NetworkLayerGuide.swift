@@ -111,3 +111,38 @@ func networkLayerGuideBoundedPoster(provider: NetworkProvider, imageURL: URL) as
     let bytes = try await provider.send(poster)
     _ = bytes  //-
 }  //-
+
+/// What the background example adds to (the app's list of downloaded trailers).
+final class TrailerLibrary: Sendable {  //-
+    func add(_ file: URL) {}  //-
+}  //-
+
+@MainActor  //-
+final class NetworkLayerGuideBackground {  //-
+    let downloads = NetworkLayerGuideBackground.makeDownloads(library: TrailerLibrary())  //-
+
+    nonisolated static func makeDownloads(library: TrailerLibrary) -> NetworkProvider {  //-
+        #if canImport(FoundationNetworking)  //-
+            let configuration = URLSessionConfiguration.ephemeral  //- Linux has no background configuration
+        #else  //-
+        let configuration = URLSessionConfiguration.background(withIdentifier: "com.example.app.downloads")
+        #endif  //-
+        let downloads = NetworkProvider(
+            sessionConfiguration: configuration,
+            finishedInBackground: { transfer in
+                // A download that ended while the app was not running: its file is in place.
+                if case .download(let file) = transfer.kind, transfer.error == nil { library.add(file) }
+            })
+        return downloads  //-
+    }  //-
+
+    func download(trailer: Endpoint<Data>, to trailerURL: URL) async throws {  //-
+        let file = try await downloads.download(trailer, to: trailerURL)
+        _ = file  //-
+    }  //-
+
+    /// UIKit's `application(_:handleEventsForBackgroundURLSession:completionHandler:)`, as the page shows it.
+    func application(handleEventsForBackgroundURLSession identifier: String, completionHandler: @escaping () -> Void) {  //-
+        downloads.handleBackgroundEvents(completionHandler: completionHandler)
+    }  //-
+}  //-

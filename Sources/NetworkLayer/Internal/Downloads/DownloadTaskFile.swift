@@ -54,7 +54,13 @@ final class DownloadTaskFile: Sendable {
         guard let failure = error as? URLError, let data = failure.userInfo[Self.resumeDataKey] as? Data
         else { return error }
         state.withLock { $0.resumeData = data }
-        return URLError(failure.code, userInfo: failure.userInfo.filter { $0.key != Self.resumeDataKey })
+        return Self.withoutResumeData(failure)
+    }
+
+    /// `error` without the resume data URLSession may have put in it.
+    static func withoutResumeData(_ error: any Error) -> any Error {
+        guard let failure = error as? URLError, failure.userInfo[resumeDataKey] != nil else { return error }
+        return URLError(failure.code, userInfo: failure.userInfo.filter { $0.key != resumeDataKey })
     }
 
     /// Whether the last attempt got bytes of another version, so the next starts over; asking clears it.

@@ -26,11 +26,12 @@ extension NetworkProvider {
             isFolder.boolValue
         else { throw NetworkError.file(POSIXError(.ENOENT)) }
         let file = DownloadTaskFile(destination: destination)
+        let note = BackgroundTasks.Note(endpoint: endpoint.name, destination: destination)
         var resumes = 0
         while true {
             do {
                 let transport = downloadTaskTransport(
-                    for: endpoint, into: file, on: transfers, progress: progress)
+                    for: endpoint, into: file, note: note, on: transfers, progress: progress)
                 let (body, head) = try await exchange(request, context: context, transport: transport)
                 try endpoint.checkStatus(of: head, body: body)
                 let byteCount = try file.move(to: destination)
@@ -52,8 +53,8 @@ extension NetworkProvider {
 
     /// One attempt: a download task for the request, or from the resume data the last attempt left.
     private func downloadTaskTransport<Response>(
-        for endpoint: Endpoint<Response>, into file: DownloadTaskFile, on transfers: TransferSession,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        for endpoint: Endpoint<Response>, into file: DownloadTaskFile, note: BackgroundTasks.Note,
+        on transfers: TransferSession, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> NetworkMiddleware.Next {
         { [deadlines = configuration.deadlines] request in
             try Task.checkCancellation()
@@ -69,7 +70,7 @@ extension NetworkProvider {
                 sink: sink, idleTimeout: nil, deadline: endpoint.deadline, deadlines: deadlines, progress: nil
             )
             defer { CurrentAttempt.received(handler.counts.received) }
-            transfers.startDownload(request, resumingFrom: resumeData, handler: handler)
+            transfers.startDownload(request, resumingFrom: resumeData, note: note, handler: handler)
             return try await Self.answer(of: handler, sink: sink, file: file, timeout: endpoint.timeout)
         }
     }

@@ -45,7 +45,7 @@ extension NetworkProvider {
         Timeout.Cancel
     {
         if let urlSession = session as? URLSession {
-            let transfers = try transfers(for: urlSession, endpoint: rules.endpoint)
+            let transfers = try dataTransfers(for: urlSession, endpoint: rules.endpoint)
             return { [deadlines = configuration.deadlines] request, finish in
                 // Runs in the caller's task: a caller already cancelled starts no task.
                 guard !Task.isCancelled else {

@@ -172,8 +172,16 @@ final class TransferHandler: Sendable {
         if let counts { progress?(counts) }
     }
 
-    func complete(error: (any Error)?) {
+    /// The task ended, with `response` as its last answer. A head URLSession never reported (the
+    /// response delegate method is optional for it) is taken from `response`, so a body-less answer is
+    /// not mistaken for none.
+    func complete(error: (any Error)?, response: URLResponse? = nil) {
         if error == nil, releaseHeldAnswer() { return }
+        if error == nil, let head = response as? HTTPURLResponse,
+            state.withLock({ $0.head == nil && $0.held == nil && $0.end == nil })
+        {
+            guard deliver(head) else { return }
+        }
         finish(error.map { .failure($0) } ?? .success(()), cancellingTask: false)
     }
 

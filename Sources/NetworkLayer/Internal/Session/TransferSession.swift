@@ -28,13 +28,27 @@ final class TransferSession: Sendable {
     private let delegate: TransferDelegate
     /// The configuration's credential headers, set on each request that does not set its own.
     private let credentialHeaders: [String: String]
+    /// A background session's tasks that finish with no caller waiting; `nil` for any other session.
+    let background: BackgroundTasks?
 
     /// A session like `base`, or `nil` when `base` is a background session (which allows no data task
     /// and no second session with its identifier).
-    init?(like base: URLSession) {
+    convenience init?(like base: URLSession) {
         guard base.configuration.identifier == nil,
             let configuration = base.configuration.copy() as? URLSessionConfiguration
         else { return nil }
+        self.init(
+            configuration: configuration, forwardingChallengesTo: base.delegate, on: base.delegateQueue,
+            background: nil)
+    }
+
+    /// A session with `configuration` (changed as the type's summary says), forwarding challenges to
+    /// `userDelegate` on `userQueue` (this session's own queue when `nil`).
+    init(
+        configuration: URLSessionConfiguration,
+        forwardingChallengesTo userDelegate: (any URLSessionDelegate)?,
+        on userQueue: OperationQueue?, background: BackgroundTasks?
+    ) {
         #if canImport(FoundationNetworking)
             configuration.urlCache = nil
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -50,12 +64,18 @@ final class TransferSession: Sendable {
         }
         configuration.httpAdditionalHeaders = kept
         credentialHeaders = credentials
+        self.background = background
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "NetworkLayer.TransferSession"
-        delegate = TransferDelegate(forwardingChallengesTo: base.delegate, on: base.delegateQueue)
+        delegate = TransferDelegate(
+            forwardingChallengesTo: userDelegate, on: userQueue ?? queue, background: background)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
+
+    /// Whether the session is a background session, which runs download tasks and uploads from a file
+    /// only.
+    var isBackground: Bool { background != nil }
 
     /// Starts `request` and collects its whole body, at most `limit` bytes, reporting the outcome to
     /// `finish`. Returns how to stop it.
@@ -72,8 +92,12 @@ final class TransferSession: Sendable {
         return { handler.fail(URLError(.cancelled)) }
     }
 
-    /// Starts `request` (uploading `body`, when given) and reports its events to `handler`.
-    func start(_ request: URLRequest, uploading body: UploadBody? = nil, handler: TransferHandler) {
+    /// Starts `request` (uploading `body`, when given) and reports its events to `handler`. On a
+    /// background session, the task carries `note`, for a process that finds it without a caller.
+    func start(
+        _ request: URLRequest, uploading body: UploadBody? = nil, note: BackgroundTasks.Note? = nil,
+        handler: TransferHandler
+    ) {
         let request = withCredentials(request)
         let task =
             switch body {
@@ -81,16 +105,24 @@ final class TransferSession: Sendable {
             case .data(let data): session.uploadTask(with: request, from: data)
             case nil: session.dataTask(with: request)
             }
-        delegate.register(handler, for: task)
-        handler.start(task)
+        run(task, note: note, handler: handler)
     }
 
     /// Starts a download task for `request`, or from `resumeData` (URLSession then sends the request the
-    /// data holds, for the missing bytes), and reports its events to `handler`.
-    func startDownload(_ request: URLRequest, resumingFrom resumeData: Data?, handler: TransferHandler) {
+    /// data holds, for the missing bytes), and reports its events to `handler`. On a background session,
+    /// the task carries `note`.
+    func startDownload(
+        _ request: URLRequest, resumingFrom resumeData: Data?, note: BackgroundTasks.Note? = nil,
+        handler: TransferHandler
+    ) {
         let task =
             resumeData.map { session.downloadTask(withResumeData: $0) }
             ?? session.downloadTask(with: withCredentials(request))
+        run(task, note: note, handler: handler)
+    }
+
+    private func run(_ task: URLSessionTask, note: BackgroundTasks.Note?, handler: TransferHandler) {
+        if isBackground { task.taskDescription = note?.encoded }
         delegate.register(handler, for: task)
         handler.start(task)
     }
@@ -128,9 +160,15 @@ enum UploadBody: Sendable {
 private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
     private let handlers = Locked<[Int: TransferHandler]>([:])
     private let challenges: ChallengeForwarder
+    /// Where a background session's tasks without a handler (from before a relaunch) report.
+    private let background: BackgroundTasks?
 
-    init(forwardingChallengesTo delegate: (any URLSessionDelegate)?, on queue: OperationQueue) {
+    init(
+        forwardingChallengesTo delegate: (any URLSessionDelegate)?, on queue: OperationQueue,
+        background: BackgroundTasks?
+    ) {
         challenges = ChallengeForwarder(delegate: delegate, queue: queue)
+        self.background = background
     }
 
     func urlSession(
@@ -173,12 +211,19 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let proceeds = handler(for: dataTask)?.receive(head: response) ?? false
-        completionHandler(proceeds ? .allow : .cancel)
+        guard let handler = handler(for: dataTask) else {
+            completionHandler(background?.received(response, for: dataTask) == true ? .allow : .cancel)
+            return
+        }
+        completionHandler(handler.receive(head: response) ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        handler(for: dataTask)?.receive(data)
+        guard let handler = handler(for: dataTask) else {
+            background?.received(data, for: dataTask)
+            return
+        }
+        handler.receive(data)
     }
 
     func urlSession(
@@ -201,16 +246,27 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
         _ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL
     ) {
         guard let handler = handler(for: downloadTask) else {
-            // FoundationNetworking leaves the file behind (measured).
-            try? FileManager.default.removeItem(at: location)
+            if let background {
+                background.finished(downloadTask, at: location)
+            } else {
+                // FoundationNetworking leaves the file behind (measured).
+                try? FileManager.default.removeItem(at: location)
+            }
             return
         }
         handler.finished(at: location, response: downloadTask.response)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let handler = handlers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        handler?.complete(error: error)
+        guard let handler = handlers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
+            background?.completed(task, error: error)
+            return
+        }
+        handler.complete(error: error, response: task.response)
+    }
+
+    func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+        background?.eventsFinished()
     }
 
     func urlSession(

@@ -1,0 +1,233 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A provider on a background session of its own, against the fixture server. Linux has no background
+/// configuration, so the provider is told its session is one (`background:`); what URLSession does with a
+/// real background session (going on while the app is suspended, relaunching it) is Apple's alone.
+@Suite("Downloads and uploads through a background session")
+final class BackgroundSessionTests: Sendable {
+    let server: TestServer
+    let group: EndpointGroup
+    let folder: URL
+
+    init() async throws {
+        server = try await TestServer.shared.value
+        group = EndpointGroup(baseURL: server.baseURL)
+        folder = try newTemporaryFolder("background")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A provider whose session runs as a background session's, reporting orphaned transfers to
+    /// `reports`; its downloads would otherwise go in 64 KiB windows.
+    func provider(reporting reports: AsyncStream<BackgroundTransfer>.Continuation? = nil) -> NetworkProvider {
+        var configuration = NetworkProvider.Configuration()
+        configuration.downloadWindow = 64 << 10
+        return NetworkProvider(
+            sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: configuration,
+            background: BackgroundTasks(report: { reports?.yield($0) }))
+    }
+
+    func ranged(bytes: Int) -> (Endpoint<Data>, String) {
+        let id = UUID().uuidString
+        return (group.get("ranged", query: ["bytes": "\(bytes)", "id": id]), id)
+    }
+
+    /// The first transfer reported to `reports`, waited for at most 30 s.
+    func firstReport(of reports: AsyncStream<BackgroundTransfer>) async throws -> BackgroundTransfer {
+        let reported = Recorder<BackgroundTransfer>()
+        let arrived = await Watchdog.finishes {
+            for await transfer in reports {
+                reported.append(transfer)
+                return
+            }
+        }
+        #expect(arrived)
+        return try #require(reported.values.first)
+    }
+
+    /// Starts `task` as a process that finds it without its caller would: no handler, only its note.
+    func orphan(_ task: URLSessionTask, note: BackgroundTasks.Note?) {
+        task.taskDescription = note?.encoded
+        task.resume()
+    }
+
+    func session(of provider: NetworkProvider) throws -> URLSession {
+        try #require(provider.session as? URLSession)
+    }
+
+    // MARK: - What a background session cannot run
+
+    @Test func aSendIsRefusedBeforeAnyTaskIsMade() async throws {
+        // Given
+        let (endpoint, id) = ranged(bytes: 10)
+        // When
+        let failure = await error { try await self.provider().send(endpoint) }
+        // Then
+        guard case NetworkError.invalidRequest(.backgroundSession(let name)) = try #require(failure) else {
+            Issue.record("expected a refused background session, got \(String(describing: failure))")
+            return
+        }
+        #expect(name == endpoint.name)
+        #expect(try await rangesAsked(id, of: group).isEmpty)
+    }
+
+    @Test func aStreamIsRefusedBeforeAnyTaskIsMade() async throws {
+        // Given
+        let (endpoint, id) = ranged(bytes: 10)
+        // When
+        let failure = await error { try await self.provider().stream(endpoint) }
+        // Then
+        guard case NetworkError.invalidRequest(.backgroundSession) = try #require(failure) else {
+            Issue.record("expected a refused background session, got \(String(describing: failure))")
+            return
+        }
+        #expect(try await rangesAsked(id, of: group).isEmpty)
+    }
+
+    @Test func anUploadOfDataIsRefused() async throws {
+        // Given
+        let upload: Endpoint<UploadTests.Received> = group.endpoint(.post, "upload")
+        // When
+        let failure = await error { try await self.provider().upload(upload, data: Data([1, 2, 3])) }
+        // Then
+        guard case NetworkError.invalidRequest(.backgroundSession) = try #require(failure) else {
+            Issue.record("expected a refused background session, got \(String(describing: failure))")
+            return
+        }
+    }
+
+    // MARK: - What it runs, with its caller waiting
+
+    @Test func aDownloadRunsAsOneDownloadTaskWhateverTheWindow() async throws {
+        // Given a 64 KiB window and a 600 kB body
+        let (endpoint, id) = ranged(bytes: 600_000)
+        let destination = folder.appendingPathComponent("movie.bin")
+        // When
+        let file = try await provider().download(endpoint, to: destination)
+        // Then it was asked for in one request, not in windows
+        #expect(try Data(contentsOf: destination) == patterned(600_000, period: 251))
+        #expect(file.byteCount == 600_000)
+        #expect(try await rangesAsked(id, of: group) == [""])
+    }
+
+    @Test func anUploadFromAFileIsAnsweredAsUsual() async throws {
+        // Given
+        let upload: Endpoint<UploadTests.Received> = group.endpoint(.post, "upload")
+        let data = patterned(300_000, period: 253)
+        let file = folder.appendingPathComponent("poster.bin")
+        try data.write(to: file)
+        // When
+        let received = try await provider().upload(upload, fromFile: file)
+        // Then
+        #expect(received == UploadTests.Received(data))
+    }
+
+    @Test func eachTaskCarriesTheNoteAProcessWithoutItsCallerNeeds() async throws {
+        // Given a body that trickles in for about three seconds
+        let provider = provider()
+        let trickle: Endpoint<Data> = group.get("trickle", query: ["chunks": "30", "intervalMs": "100"])
+        let destination = folder.appendingPathComponent("t.bin")
+        let download = Task { try? await provider.download(trickle, to: destination) }
+        // When its task is under way
+        let session = try session(of: provider)
+        var descriptions: [String?] = []
+        while descriptions.isEmpty {
+            descriptions = await withCheckedContinuation { answer in
+                session.getAllTasks { answer.resume(returning: $0.map(\.taskDescription)) }
+            }
+            if descriptions.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        download.cancel()
+        // Then it names the endpoint and the destination
+        let note = try #require(BackgroundTasks.Note(decoding: descriptions.first ?? nil))
+        #expect(note == BackgroundTasks.Note(endpoint: trickle.name, destination: destination))
+        _ = await download.value
+    }
+
+    // MARK: - What it reports with no caller waiting
+
+    @Test func anOrphanedDownloadIsMovedToItsDestinationAndReported() async throws {
+        // Given a provider made again, and a download task of the process before it
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let provider = provider(reporting: reporter)
+        let (endpoint, _) = ranged(bytes: 200_000)
+        let destination = folder.appendingPathComponent("orphan.bin")
+        // When it finishes
+        let task = try session(of: provider).downloadTask(with: try endpoint.makeRequest())
+        orphan(task, note: .init(endpoint: "trailer", destination: destination))
+        let transfer = try await firstReport(of: reports)
+        // Then its file is at the destination, and it is reported as a success
+        #expect(transfer.endpoint == "trailer")
+        #expect(transfer.kind == .download(destination: destination))
+        #expect(transfer.response?.statusCode == 200)
+        #expect(transfer.error == nil)
+        #expect(try Data(contentsOf: destination) == patterned(200_000, period: 251))
+    }
+
+    @Test func anOrphanedDownloadTheServerRefusedLeavesNoFileAndIsReportedWithItsStatus() async throws {
+        // Given
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let provider = provider(reporting: reporter)
+        let destination = folder.appendingPathComponent("missing.bin")
+        let task = try session(of: provider).downloadTask(
+            with: server.baseURL.appendingPathComponent("status/404"))
+        // When
+        orphan(task, note: .init(endpoint: "missing", destination: destination))
+        let transfer = try await firstReport(of: reports)
+        // Then
+        guard case .unacceptableStatus(let failure) = transfer.error else {
+            Issue.record("expected a refused status, got \(String(describing: transfer.error))")
+            return
+        }
+        #expect(failure.statusCode == 404)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    @Test func anOrphanedUploadIsReportedWithItsAnswer() async throws {
+        // Given
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let provider = provider(reporting: reporter)
+        let data = patterned(100_000, period: 253)
+        let file = folder.appendingPathComponent("form.bin")
+        try data.write(to: file)
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("upload"))
+        request.httpMethod = "POST"
+        // When
+        orphan(
+            try session(of: provider).uploadTask(with: request, fromFile: file),
+            note: .init(endpoint: "poster", destination: nil))
+        let transfer = try await firstReport(of: reports)
+        // Then
+        #expect(transfer.kind == .upload)
+        #expect(transfer.error == nil)
+        #expect(try JSONDecoder().decode(UploadTests.Received.self, from: transfer.body) == .init(data))
+    }
+
+    @Test func aTaskWithoutANoteIsNotReported() async throws {
+        // Given a task NetworkLayer did not start, which has ended
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let provider = provider(reporting: reporter)
+        let (endpoint, _) = ranged(bytes: 1_000)
+        let foreign = try session(of: provider).downloadTask(with: try endpoint.makeRequest())
+        orphan(foreign, note: nil)
+        #expect(
+            await Watchdog.finishes {
+                while foreign.state != .completed { try? await Task.sleep(for: .milliseconds(5)) }
+            })
+        // When one of its own ends after it
+        let own = try session(of: provider).downloadTask(with: try endpoint.makeRequest())
+        orphan(own, note: .init(endpoint: "own", destination: folder.appendingPathComponent("own.bin")))
+        // Then only that one is reported
+        #expect(try await firstReport(of: reports).endpoint == "own")
+    }
+}
