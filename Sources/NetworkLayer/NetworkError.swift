@@ -48,11 +48,15 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case body(endpoint: String, underlying: any Error & Sendable)
         /// The request needs what a background session cannot run, refused before any task is made: a
         /// `send`, a stream or an upload of `Data` on a provider made with a background configuration
-        /// (``NetworkProvider/init(sessionConfiguration:delegate:middlewares:configuration:finishedInBackground:)``),
+        /// (``NetworkProvider/init(sessionConfiguration:delegate:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``),
         /// or any request through a background `URLSession` given to
         /// ``NetworkProvider/init(session:middlewares:configuration:)`` (give the provider its
         /// configuration instead).
         case backgroundSession(endpoint: String)
+        /// The request carries a credential header (named, not its value) and goes through a background
+        /// session, which follows redirects itself, to any host, with every header: refused before any
+        /// task is made unless the provider was made with `sendsCredentialHeaders: true`.
+        case credentialHeaderInBackground(endpoint: String, header: String)
     }
 
     /// An answer with an unacceptable status.
@@ -112,6 +116,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "Invalid request: the body of \(endpoint) could not be encoded: \(underlying)"
         case .invalidRequest(.backgroundSession(let endpoint)):
             return "Invalid request: \(endpoint) cannot be sent through a background URLSession."
+        case .invalidRequest(.credentialHeaderInBackground(let endpoint, let header)):
+            return "Invalid request: \(endpoint) carries \(header), which a background URLSession would send "
+                + "along a redirect to any host."
         case .transport(let error):
             return "Network failure (URLError \(error.code.rawValue)): \(error.localizedDescription)"
         case .unacceptableStatus(let failure):

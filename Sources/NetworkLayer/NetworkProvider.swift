@@ -95,7 +95,7 @@ public final class NetworkProvider: Sendable {
     /// Shares identical GETs' transport calls (``Configuration/coalescesIdenticalGETs``).
     let coalescer = RequestCoalescer()
     /// `nil` until the first request, or for a background `URLSession` given to ``init(session:middlewares:configuration:)``;
-    /// set at once by ``init(sessionConfiguration:delegate:middlewares:configuration:finishedInBackground:)``.
+    /// set at once by ``init(sessionConfiguration:delegate:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
     let transferSession = Locked<TransferSession?>(nil)
 
     /// How many requests wait for a coalesced transport call (for tests).
@@ -118,30 +118,6 @@ public final class NetworkProvider: Sendable {
 
     deinit {
         transferSession.withLock { $0 }?.invalidate()
-    }
-
-    /// The session every request goes through when the transport is a `URLSession`: one of NetworkLayer's
-    /// own, made once from that session's configuration and forwarding challenges to its delegate.
-    /// - Throws: ``NetworkError/InvalidRequest/backgroundSession(endpoint:)`` for a background session.
-    func transfers(for urlSession: URLSession, endpoint name: String) throws(NetworkError) -> TransferSession
-    {
-        let made = transferSession.withLock { session -> TransferSession? in
-            if let session { return session }
-            session = TransferSession(like: urlSession)
-            return session
-        }
-        guard let made else { throw .invalidRequest(.backgroundSession(endpoint: name)) }
-        return made
-    }
-
-    /// ``transfers(for:endpoint:)`` for a request that needs a data task or an upload from memory, which
-    /// a background session refuses.
-    func dataTransfers(for urlSession: URLSession, endpoint name: String) throws(NetworkError)
-        -> TransferSession
-    {
-        let transfers = try transfers(for: urlSession, endpoint: name)
-        guard !transfers.isBackground else { throw .invalidRequest(.backgroundSession(endpoint: name)) }
-        return transfers
     }
 
     /// Sends `endpoint` and returns its decoded response.

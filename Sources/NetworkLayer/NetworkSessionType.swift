@@ -33,8 +33,14 @@ extension URLSession: NetworkSessionType {
     /// - Parameter request: The request to send.
     /// - Returns: The body and the HTTP response.
     /// - Throws: The session's `URLError` (`.cancelled` when the calling task is cancelled), or
-    ///   `URLError(.badServerResponse)` for a non-HTTP response.
+    ///   `URLError(.badServerResponse)` for a non-HTTP response; on a background session, which allows
+    ///   no completion handler, ``NetworkError/InvalidRequest/backgroundSession(endpoint:)`` before any
+    ///   task is made.
     public func response(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        guard configuration.identifier == nil else {
+            throw NetworkError.invalidRequest(
+                .backgroundSession(endpoint: "\(request.httpMethod ?? "GET") \(request.url?.path ?? "")"))
+        }
         let handle = CancellableDataTask()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -27,14 +27,39 @@ final class BackgroundSessionTests: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A provider whose session runs as a background session's, reporting orphaned transfers to
-    /// `reports`; its downloads would otherwise go in 64 KiB windows.
-    func provider(reporting reports: AsyncStream<BackgroundTransfer>.Continuation? = nil) -> NetworkProvider {
-        var configuration = NetworkProvider.Configuration()
+    /// A provider whose session runs as a background session's (`identifier`'s, a new one by default),
+    /// reporting orphaned transfers to `reports`; its downloads would otherwise go in 64 KiB windows.
+    func provider(
+        identifier: String = UUID().uuidString, sessionConfiguration: URLSessionConfiguration = .ephemeral,
+        configuration: NetworkProvider.Configuration = .init(), middlewares: [any NetworkMiddleware] = [],
+        sendsCredentialHeaders: Bool = false,
+        reporting reports: AsyncStream<BackgroundTransfer>.Continuation? = nil
+    ) -> NetworkProvider {
+        var configuration = configuration
         configuration.downloadWindow = 64 << 10
         return NetworkProvider(
-            sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: configuration,
-            background: BackgroundTasks(report: { reports?.yield($0) }))
+            sessionConfiguration: sessionConfiguration, delegate: nil, middlewares: middlewares,
+            configuration: configuration,
+            background: BackgroundTasks(
+                identifier: identifier, sendsCredentialHeaders: sendsCredentialHeaders,
+                report: { reports?.yield($0) }))
+    }
+
+    /// The tasks `provider`'s session has now.
+    func tasks(of provider: NetworkProvider) async throws -> [URLSessionTask] {
+        let session = try session(of: provider)
+        return await withCheckedContinuation { answer in session.getAllTasks { answer.resume(returning: $0) }
+        }
+    }
+
+    /// Expects `failure` to be a refused request because of the background session.
+    func expectRefused(_ failure: (any Error)?, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case NetworkError.invalidRequest(.backgroundSession)? = failure as? NetworkError else {
+            Issue.record(
+                "expected a refused background session, got \(String(describing: failure))",
+                sourceLocation: sourceLocation)
+            return
+        }
     }
 
     func ranged(bytes: Int) -> (Endpoint<Data>, String) {
@@ -71,13 +96,15 @@ final class BackgroundSessionTests: Sendable {
         // Given
         let (endpoint, id) = ranged(bytes: 10)
         // When
-        let failure = await error { try await self.provider().send(endpoint) }
+        let provider = provider()
+        let failure = await error { try await provider.send(endpoint) }
         // Then
         guard case NetworkError.invalidRequest(.backgroundSession(let name)) = try #require(failure) else {
             Issue.record("expected a refused background session, got \(String(describing: failure))")
             return
         }
         #expect(name == endpoint.name)
+        #expect(try await tasks(of: provider).isEmpty)
         #expect(try await rangesAsked(id, of: group).isEmpty)
     }
 
@@ -85,25 +112,23 @@ final class BackgroundSessionTests: Sendable {
         // Given
         let (endpoint, id) = ranged(bytes: 10)
         // When
-        let failure = await error { try await self.provider().stream(endpoint) }
+        let provider = provider()
+        let failure = await error { try await provider.stream(endpoint) }
         // Then
-        guard case NetworkError.invalidRequest(.backgroundSession) = try #require(failure) else {
-            Issue.record("expected a refused background session, got \(String(describing: failure))")
-            return
-        }
+        expectRefused(failure)
+        #expect(try await tasks(of: provider).isEmpty)
         #expect(try await rangesAsked(id, of: group).isEmpty)
     }
 
     @Test func anUploadOfDataIsRefused() async throws {
         // Given
         let upload: Endpoint<UploadTests.Received> = group.endpoint(.post, "upload")
+        let provider = provider()
         // When
-        let failure = await error { try await self.provider().upload(upload, data: Data([1, 2, 3])) }
+        let failure = await error { try await provider.upload(upload, data: Data([1, 2, 3])) }
         // Then
-        guard case NetworkError.invalidRequest(.backgroundSession) = try #require(failure) else {
-            Issue.record("expected a refused background session, got \(String(describing: failure))")
-            return
-        }
+        expectRefused(failure)
+        #expect(try await tasks(of: provider).isEmpty)
     }
 
     // MARK: - What it runs, with its caller waiting
@@ -139,12 +164,10 @@ final class BackgroundSessionTests: Sendable {
         let destination = folder.appendingPathComponent("t.bin")
         let download = Task { try? await provider.download(trickle, to: destination) }
         // When its task is under way
-        let session = try session(of: provider)
         var descriptions: [String?] = []
-        while descriptions.isEmpty {
-            descriptions = await withCheckedContinuation { answer in
-                session.getAllTasks { answer.resume(returning: $0.map(\.taskDescription)) }
-            }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while descriptions.isEmpty, ContinuousClock.now < deadline {
+            descriptions = try await tasks(of: provider).map(\.taskDescription)
             if descriptions.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         }
         download.cancel()
@@ -229,5 +252,143 @@ final class BackgroundSessionTests: Sendable {
         orphan(own, note: .init(endpoint: "own", destination: folder.appendingPathComponent("own.bin")))
         // Then only that one is reported
         #expect(try await firstReport(of: reports).endpoint == "own")
+    }
+
+    // MARK: - What it guards
+
+    @Test func aCredentialHeaderIsRefusedBeforeAnyTaskIsMade() async throws {
+        // Given an endpoint with a token, which a background session would send along any redirect
+        var (endpoint, id) = ranged(bytes: 1_000)
+        endpoint.headers["Authorization"] = "Bearer secret"
+        let provider = provider()
+        // When
+        let failure = await error {
+            try await provider.download(endpoint, to: self.folder.appendingPathComponent("a.bin"))
+        }
+        // Then
+        guard
+            case NetworkError.invalidRequest(.credentialHeaderInBackground(let name, let header))? =
+                failure as? NetworkError
+        else {
+            Issue.record("expected a refused credential header, got \(String(describing: failure))")
+            return
+        }
+        #expect((name, header) == (endpoint.name, "Authorization"))
+        #expect(try await tasks(of: provider).isEmpty)
+        #expect(try await rangesAsked(id, of: group).isEmpty)
+    }
+
+    @Test func aCredentialHeaderOfTheSessionsConfigurationIsRefusedToo() async throws {
+        // Given an API key in the session's configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.httpAdditionalHeaders = ["X-Api-Key": "secret"]
+        let upload: Endpoint<UploadTests.Received> = group.endpoint(.post, "upload")
+        let file = folder.appendingPathComponent("form.bin")
+        try Data([1, 2, 3]).write(to: file)
+        // When
+        let failure = await error {
+            try await self.provider(sessionConfiguration: sessionConfiguration).upload(upload, fromFile: file)
+        }
+        // Then
+        guard
+            case NetworkError.invalidRequest(.credentialHeaderInBackground(_, "X-Api-Key"))? =
+                failure as? NetworkError
+        else {
+            Issue.record("expected a refused credential header, got \(String(describing: failure))")
+            return
+        }
+    }
+
+    @Test func aProviderThatSendsCredentialHeadersDownloadsWithThem() async throws {
+        // Given
+        var (endpoint, _) = ranged(bytes: 1_000)
+        endpoint.headers["Authorization"] = "Bearer secret"
+        let destination = folder.appendingPathComponent("a.bin")
+        // When
+        let file = try await provider(sendsCredentialHeaders: true).download(endpoint, to: destination)
+        // Then
+        #expect(file.byteCount == 1_000)
+    }
+
+    @Test func theEndpointsDeadlineArmsNoTimerThatWouldCancelTheTaskWhenTheAppWakes() async throws {
+        // Given an endpoint with a total deadline, and the provider's own timer
+        var configuration = NetworkProvider.Configuration()
+        configuration.deadlines = DeadlineTimer()
+        var (endpoint, _) = ranged(bytes: 10_000)
+        endpoint.deadline = .seconds(60)
+        let upload: Endpoint<UploadTests.Received> = {
+            var upload: Endpoint<UploadTests.Received> = group.endpoint(.post, "upload")
+            upload.deadline = .seconds(60)
+            return upload
+        }()
+        let body = folder.appendingPathComponent("body.bin")
+        try Data([1, 2, 3]).write(to: body)
+        let provider = provider(configuration: configuration)
+        // When
+        _ = try await provider.download(endpoint, to: folder.appendingPathComponent("d.bin"))
+        _ = try await provider.upload(upload, fromFile: body)
+        // Then
+        #expect(configuration.deadlines.watches == 0)
+    }
+
+    @Test func providersMadeAgainWithAnIdentifierShareItsSessionAndTheNewestHearsOfOrphans() async throws {
+        // Given a provider, released, and another made with the same identifier
+        let identifier = UUID().uuidString
+        var first: NetworkProvider? = provider(identifier: identifier)
+        let firstSession = try session(of: try #require(first))
+        first = nil
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let second = provider(identifier: identifier, reporting: reporter)
+        // When a task of the first one's ends
+        let (endpoint, _) = ranged(bytes: 1_000)
+        let destination = folder.appendingPathComponent("shared.bin")
+        orphan(
+            firstSession.downloadTask(with: try endpoint.makeRequest()),
+            note: .init(endpoint: "shared", destination: destination))
+        // Then the session is one, still valid, and the second provider hears of it
+        #expect(try session(of: second) === firstSession)
+        #expect(try await firstReport(of: reports).endpoint == "shared")
+        _ = try await second.download(endpoint, to: destination)
+    }
+
+    @Test func anOrphanedPartOfAFileIsNotPutInPlace() async throws {
+        // Given a download task whose answer is a 206 for part of the file
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let provider = provider(reporting: reporter)
+        let (endpoint, _) = ranged(bytes: 1_000)
+        var request = try endpoint.makeRequest()
+        request.setValue("bytes=0-99", forHTTPHeaderField: "Range")
+        let destination = folder.appendingPathComponent("part.bin")
+        // When it ends with no caller
+        orphan(
+            try session(of: provider).downloadTask(with: request),
+            note: .init(endpoint: "part", destination: destination))
+        let transfer = try await firstReport(of: reports)
+        // Then
+        #expect(transfer.response?.statusCode == 206)
+        guard case .transport(let error) = transfer.error else {
+            Issue.record("expected a refused partial answer, got \(String(describing: transfer.error))")
+            return
+        }
+        #expect(error.code == .cannotParseResponse)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    @Test func anOrphanedMultipartUploadRemovesItsTemporaryForm() async throws {
+        // Given a form NetworkLayer wrote, holding a password, uploaded by a task with no caller
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let provider = provider(reporting: reporter)
+        let form = FileManager.default.temporaryDirectory.appendingPathComponent(
+            BackgroundTasks.Note.temporaryBodyPrefix + UUID().uuidString)
+        try Data("password=secret".utf8).write(to: form)
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("upload"))
+        request.httpMethod = "POST"
+        // When it ends
+        orphan(
+            try session(of: provider).uploadTask(with: request, fromFile: form),
+            note: .upload(endpoint: "form", body: .file(form)))
+        _ = try await firstReport(of: reports)
+        // Then the form is gone
+        #expect(!FileManager.default.fileExists(atPath: form.path))
     }
 }

@@ -58,7 +58,7 @@ struct BackgroundTasksTests {
     @Test func anOrphansFailureIsReportedWithoutItsResumeData() throws {
         // Given a download that failed holding resume data (which archives its request's headers)
         let reports = Recorder<BackgroundTransfer>()
-        let background = BackgroundTasks(report: { reports.append($0) })
+        let background = BackgroundTasks(identifier: "downloads", report: { reports.append($0) })
         let failure = URLError(
             .networkConnectionLost, userInfo: [DownloadTaskFile.resumeDataKey: Data("secret".utf8)])
         // When
@@ -78,7 +78,7 @@ struct BackgroundTasksTests {
     @Test func anOrphanWithoutANoteIsNotReported() {
         // Given
         let reports = Recorder<BackgroundTransfer>()
-        let background = BackgroundTasks(report: { reports.append($0) })
+        let background = BackgroundTasks(identifier: "downloads", report: { reports.append($0) })
         // When
         background.completed(task(note: nil), error: nil)
         // Then
@@ -88,7 +88,7 @@ struct BackgroundTasksTests {
     @Test func theSystemsHandlerIsCalledOnceTheEventsHaveBeenDelivered() async {
         // Given the handler the system gave the app
         let queue = DispatchQueue(label: "handler")
-        let background = BackgroundTasks(report: { _ in }, handlerQueue: queue)
+        let background = BackgroundTasks(identifier: "downloads", report: { _ in }, handlerQueue: queue)
         let calls = Recorder<Int>()
         await drained(queue) { background.handleEvents { calls.append(1) } }
         #expect(calls.values.isEmpty)
@@ -103,7 +103,7 @@ struct BackgroundTasksTests {
     @Test func aHandlerGivenAfterTheEventsIsCalledAtOnce() async {
         // Given a session that delivered its events before the handler came
         let queue = DispatchQueue(label: "handler")
-        let background = BackgroundTasks(report: { _ in }, handlerQueue: queue)
+        let background = BackgroundTasks(identifier: "downloads", report: { _ in }, handlerQueue: queue)
         background.eventsFinished()
         let calls = Recorder<Int>()
         // When
@@ -112,18 +112,116 @@ struct BackgroundTasksTests {
         #expect(calls.values == [1])
     }
 
+    @Test func everyHandlerGivenForTheEventsIsCalled() async {
+        // Given two handlers for one batch of events
+        let queue = DispatchQueue(label: "handler")
+        let background = BackgroundTasks(identifier: "downloads", report: { _ in }, handlerQueue: queue)
+        let calls = Recorder<Int>()
+        background.handleEvents { calls.append(1) }
+        background.handleEvents { calls.append(2) }
+        // When
+        await drained(queue) { background.eventsFinished() }
+        // Then
+        #expect(calls.values == [1, 2])
+    }
+
     @MainActor
-    @Test func aProviderWithoutABackgroundSessionCallsTheHandlerAtOnce() async {
+    @Test func aHandlerForAnotherSessionIsNotKept() {
+        // Given a provider on a background session, and one on an ordinary session
+        let background = NetworkProvider(
+            sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: .init(),
+            background: BackgroundTasks(identifier: "downloads-\(UUID().uuidString)", report: { _ in }))
+        let ordinary = NetworkProvider(session: URLSession(configuration: .ephemeral))
+        // When each is given the handler for another session
+        let kept = [
+            background.handleBackgroundEvents(forSession: "uploads") {},
+            ordinary.handleBackgroundEvents(forSession: "uploads") {},
+        ]
+        // Then neither keeps it
+        #expect(kept == [false, false])
+    }
+
+    @MainActor
+    @Test func aHandlerForTheProvidersSessionIsCalledOnTheMainQueueOnceItsEventsAreDelivered() async throws {
         // Given
-        let provider = NetworkProvider(session: URLSession(configuration: .ephemeral))
+        let identifier = "downloads-\(UUID().uuidString)"
+        let provider = NetworkProvider(
+            sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: .init(),
+            background: BackgroundTasks(identifier: identifier, report: { _ in }))
+        let background = try #require(provider.transferSession.withLock { $0 }?.background)
         // When
         let called = await Watchdog.finishes { @MainActor in
             await withCheckedContinuation { done in
-                provider.handleBackgroundEvents { done.resume() }
+                let kept = provider.handleBackgroundEvents(forSession: identifier) {
+                    MainActor.assertIsolated()
+                    done.resume()
+                }
+                #expect(kept)
+                background.eventsFinished()
             }
         }
         // Then
         #expect(called)
+    }
+
+    @Test func aWholeAnswerIsAcceptedAndAPartOnlyAsTheRestOfItsVersion() throws {
+        func answer(_ status: Int, _ headers: [String: String]) throws -> HTTPURLResponse {
+            try #require(
+                HTTPURLResponse(url: exampleURL, statusCode: status, httpVersion: nil, headerFields: headers))
+        }
+        #expect(BackgroundTasks.isWhole(try answer(200, [:]), resuming: nil))
+        #expect(BackgroundTasks.isWhole(try answer(206, ["Content-Range": "bytes 0-99/100"]), resuming: nil))
+        #expect(
+            !BackgroundTasks.isWhole(try answer(206, ["Content-Range": "bytes 0-99/1000"]), resuming: nil))
+        #expect(!BackgroundTasks.isWhole(try answer(206, [:]), resuming: nil))
+        #expect(
+            BackgroundTasks.isWhole(
+                try answer(206, ["Content-Range": "bytes 100-999/1000", "ETag": "\"v1\""]), resuming: "\"v1\""
+            ))
+        #expect(
+            !BackgroundTasks.isWhole(
+                try answer(206, ["Content-Range": "bytes 100-999/1000", "ETag": "\"v2\""]), resuming: "\"v1\""
+            ))
+    }
+
+    @Test func aDestinationSpelledThroughPrivateIsStillRelativeToTheHomeFolder() {
+        // Given the home folder as Darwin's temporary folder spells it (/private/var is /var)
+        let destination = URL(fileURLWithPath: "/private" + NSHomeDirectory()).appendingPathComponent("t.mp4")
+        // When
+        let note = BackgroundTasks.Note(endpoint: "trailer", destination: destination)
+        // Then
+        #expect(note.destination == "~/t.mp4")
+    }
+
+    @Test func onlyNetworkLayersOwnTemporaryBodyIsNamedForRemoval() {
+        // Given a file of the caller's and a form NetworkLayer wrote
+        let callers = URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("photo.jpg")
+        let form = FileManager.default.temporaryDirectory.appendingPathComponent(
+            BackgroundTasks.Note.temporaryBodyPrefix + "1")
+        var forged = BackgroundTasks.Note.upload(endpoint: "x", body: .file(callers))
+        forged.temporaryBody = callers.path
+        // Then
+        #expect(BackgroundTasks.Note.upload(endpoint: "x", body: .file(callers)).temporaryBody == nil)
+        #expect(
+            BackgroundTasks.Note.upload(endpoint: "x", body: .file(form)).temporaryBodyURL?.path == form.path)
+        #expect(forged.temporaryBodyURL == nil)
+    }
+
+    @Test func bodyBytesBeforeAnyHeadAreReceivedAfterTheTasksResponse() async throws {
+        // Given a transfer whose task reports its body but not its head (a background upload task)
+        let collected = Recorder<BodyCollector.Outcome>()
+        let collector = BodyCollector(limit: 100, accepts: 200...299, method: "POST") { collected.append($0) }
+        let handler = TransferHandler(
+            sink: collector, idleTimeout: nil, deadline: nil, deadlines: .shared, progress: nil)
+        let response = try #require(
+            HTTPURLResponse(url: exampleURL, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: nil))
+        // When
+        handler.receive(Data("{\"id\":1}".utf8), response: response)
+        handler.complete(error: nil, response: response)
+        // Then
+        #expect(try await handler.head().statusCode == 201)
+        let outcome = try #require(collected.values.first)
+        #expect(try outcome.get().0 == Data("{\"id\":1}".utf8))
     }
 
     @Test func aHeadURLSessionNeverReportedIsTakenFromTheTasksResponse() async throws {

@@ -137,6 +137,20 @@ final class DownloadTaskFileTests: Sendable {
         #expect(try leftovers() == ["moved.bin"])
     }
 
+    @Test func aBackgroundSessionsFileIsPutInPlaceAsItIsHandedOver() throws {
+        // Given a download on a background session, whose app may be suspended once its events are in
+        let destination = folder.appendingPathComponent("placed.bin")
+        let file = DownloadTaskFile(destination: destination, placesAtOnce: true)
+        let location = folder.appendingPathComponent("urlsession-file.tmp")
+        try Data("body".utf8).write(to: location)
+        // When the delegate keeps it
+        try file.adopt(location)
+        // Then it is at the destination already, and the caller's move only reports its size
+        #expect(try Data(contentsOf: destination) == Data("body".utf8))
+        #expect(try leftovers() == ["placed.bin"])
+        #expect(try file.move(to: destination) == 4)
+    }
+
     @Test func aFileHandedOverIsRenamedInItsOwnFolderUntilTheCallerMovesIt() throws {
         // Given
         let file = file()

@@ -9,7 +9,7 @@ import Foundation
 /// same session identifier received its end.
 ///
 /// A caller that is still waiting gets its answer as usual instead; this reports only what no caller
-/// can. See ``NetworkProvider/init(sessionConfiguration:delegate:middlewares:configuration:finishedInBackground:)``.
+/// can. See ``NetworkProvider/init(sessionConfiguration:delegate:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
 public struct BackgroundTransfer: Sendable {
     /// What the transfer was.
     public enum Kind: Sendable, Equatable {
@@ -29,6 +29,8 @@ public struct BackgroundTransfer: Sendable {
     public let body: Data
     /// Why it failed, or `nil` when the server answered with a `2xx` status and a download's file was
     /// moved to its destination. A refused status is ``NetworkError/unacceptableStatus(_:)`` (a
-    /// download's body is not kept); a download that failed is not resumed.
+    /// download's body is not kept); a `206` that is not the rest of the version a resume continued, nor
+    /// the whole body, is ``NetworkError/transport(_:)`` with `URLError(.cannotParseResponse)`; a
+    /// download that failed is not resumed.
     public let error: NetworkError?
 }

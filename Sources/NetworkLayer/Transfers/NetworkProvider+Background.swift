@@ -13,7 +13,10 @@ extension NetworkProvider {
     /// ``upload(_:fromFile:progress:)`` (or a multipart upload) run as download and upload tasks that
     /// go on while the app is suspended, and a caller still waiting when one ends gets its answer as
     /// usual. What a background session cannot run (a `send`, a stream, an upload of `Data`) throws
-    /// ``NetworkError/InvalidRequest/backgroundSession(endpoint:)`` before any task is made.
+    /// ``NetworkError/InvalidRequest/backgroundSession(endpoint:)`` before any task is made. So does a
+    /// request carrying a credential header (`Authorization`, an API key) unless
+    /// `sendsCredentialHeaders` is `true`: a background session follows redirects itself, to any host,
+    /// without asking the provider, and the header goes along.
     ///
     /// A transfer that ends after the app was terminated has no caller: the provider made again with the
     /// same identifier reports it to `finishedInBackground`, having moved a download's file (a `2xx`
@@ -32,9 +35,15 @@ extension NetworkProvider {
     ///     _ application: UIApplication, handleEventsForBackgroundURLSession identifier: String,
     ///     completionHandler: @escaping () -> Void
     /// ) {
-    ///     downloads.handleBackgroundEvents(completionHandler: completionHandler)
+    ///     if !downloads.handleBackgroundEvents(forSession: identifier, completionHandler: completionHandler) {
+    ///         completionHandler()
+    ///     }
     /// }
     /// ```
+    ///
+    /// A process has one session per background identifier: a provider made again with the same one (or
+    /// two at once) shares the session made first, with its `delegate`, and the newest provider's
+    /// `finishedInBackground` hears of orphaned transfers. The session is kept for the process.
     ///
     /// With any other configuration, the provider works as one given a session of that configuration
     /// (see ``init(session:middlewares:configuration:)``).
@@ -46,6 +55,9 @@ extension NetworkProvider {
     ///     URLSession's default handling.
     ///   - middlewares: Run in order around every request, the first outermost; none by default.
     ///   - configuration: The provider's options; see ``Configuration``.
+    ///   - sendsCredentialHeaders: Whether a background session's requests may carry credential headers,
+    ///     which go along with any redirect; `false` by default. Set it only for hosts that never
+    ///     redirect elsewhere. Other sessions ignore it (the provider drops such headers on a redirect).
     ///   - finishedInBackground: Called, on the session's queue, once for each transfer that ended with
     ///     no caller waiting; ignores them by default.
     public convenience init(
@@ -53,13 +65,17 @@ extension NetworkProvider {
         delegate: (any URLSessionDelegate)? = nil,
         middlewares: [any NetworkMiddleware] = [],
         configuration: Configuration = Configuration(),
+        sendsCredentialHeaders: Bool = false,
         finishedInBackground: @escaping @Sendable (BackgroundTransfer) -> Void = { _ in }
     ) {
         self.init(
             sessionConfiguration: sessionConfiguration, delegate: delegate, middlewares: middlewares,
             configuration: configuration,
-            background: sessionConfiguration.identifier == nil
-                ? nil : BackgroundTasks(report: finishedInBackground))
+            background: sessionConfiguration.identifier.map { identifier in
+                BackgroundTasks(
+                    identifier: identifier, sendsCredentialHeaders: sendsCredentialHeaders,
+                    report: finishedInBackground)
+            })
     }
 
     /// A provider on a session of its own whose tasks run as a background session's when `background` is
@@ -68,34 +84,42 @@ extension NetworkProvider {
         sessionConfiguration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?,
         middlewares: [any NetworkMiddleware], configuration: Configuration, background: BackgroundTasks?
     ) {
-        let transfers = TransferSession(
-            configuration: sessionConfiguration.copy() as? URLSessionConfiguration ?? sessionConfiguration,
-            forwardingChallengesTo: delegate, on: nil, background: background)
+        let copy = sessionConfiguration.copy() as? URLSessionConfiguration ?? sessionConfiguration
+        let transfers =
+            background.map { TransferSession.background(like: copy, delegate: delegate, background: $0) }
+            ?? TransferSession(
+                configuration: copy, forwardingChallengesTo: delegate, on: nil, background: nil)
         self.init(session: transfers.session, middlewares: middlewares, configuration: configuration)
         transferSession.withLock { $0 = transfers }
     }
 
-    /// Calls `completionHandler`, on the main queue, once the provider's background session has delivered
-    /// the events the system relaunched the app for (at once when it already has, or when the session is
-    /// not a background session). Call it from your app delegate's
-    /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)` when the identifier is
-    /// this provider's.
-    /// - Parameter completionHandler: The handler the system gave the app delegate.
+    /// Keeps `completionHandler` when `identifier` is the provider's background session's, and calls it
+    /// on the main queue once the session has delivered the events the system woke the app for (at once
+    /// when it already has). Call it from your app delegate's
+    /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`.
+    /// - Parameters:
+    ///   - identifier: The session the system names.
+    ///   - completionHandler: The handler the system gave the app delegate.
+    /// - Returns: Whether the handler was kept; `false` when the session is not this provider's (give the
+    ///   handler to the session's owner, or call it yourself).
     @MainActor
-    public func handleBackgroundEvents(completionHandler: @escaping () -> Void) {
+    @discardableResult
+    public func handleBackgroundEvents(
+        forSession identifier: String, completionHandler: @escaping () -> Void
+    ) -> Bool {
+        guard let background = transferSession.withLock({ $0 })?.background,
+            background.identifier == identifier
+        else { return false }
         let handler = MainQueueHandler(call: completionHandler)
-        guard let background = transferSession.withLock({ $0 })?.background else {
-            DispatchQueue.main.async { handler.call() }
-            return
-        }
         background.handleEvents { handler.call() }
+        return true
     }
 }
 
-/// The system's events handler, received on the main actor and called only on the main queue.
-// @unchecked Sendable: `call` is a main-actor closure UIKit gives the app delegate; it is stored here
-// and called only from `DispatchQueue.main` (``BackgroundTasks``' handler queue for a provider, and
-// `handleBackgroundEvents` itself), so it never runs off the main thread.
+/// The system's events handler, received by a main-actor method and called only on the main queue.
+// @unchecked Sendable: `call` is handed to `handleBackgroundEvents`, which runs on the main actor, and is
+// called only from `DispatchQueue.main` (the handler queue of a provider's ``BackgroundTasks``), so it
+// runs on the thread it was given on, as if it had never left it.
 private struct MainQueueHandler: @unchecked Sendable {
     let call: () -> Void
 }

@@ -83,7 +83,7 @@ extension NetworkProvider {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "networklayer-multipart-\(UUID().uuidString)")
+            BackgroundTasks.Note.temporaryBodyPrefix + UUID().uuidString)
         // Removed however this ends, a failed write included: the form's fields (a password) are in it.
         defer { try? FileManager.default.removeItem(at: file) }
         // Written on a Dispatch queue: copying large files would hold a cooperative thread for seconds.
@@ -143,18 +143,21 @@ extension NetworkProvider {
                     try dataTransfers(for: urlSession, endpoint: endpoint.name)
                 }
             // A background upload goes on while the app is suspended and reports nothing meanwhile:
-            // URLSession's own timeout watches it, not the provider's timer.
+            // URLSession's own timeout watches it, not the provider's timers (uptime runs on while the
+            // app is suspended, and they would cancel it when it wakes).
+            try transfers.checkCredentials(of: request, endpoint: endpoint.name)
             var request = request
             if transfers.isBackground {
                 request.timeoutInterval = Self.idleTimeoutInterval(endpoint.timeout)
             }
             let handler = TransferHandler(
                 sink: collector, idleTimeout: transfers.isBackground ? nil : endpoint.timeout,
-                deadline: endpoint.deadline, deadlines: configuration.deadlines, progress: sent)
+                deadline: transfers.isBackground ? nil : endpoint.deadline,
+                deadlines: configuration.deadlines,
+                progress: sent)
             transfers.start(
-                request, uploading: body,
-                note: BackgroundTasks.Note(endpoint: endpoint.name, destination: nil),
-                handler: handler)
+                request, uploading: body, note: .upload(endpoint: endpoint.name, body: body), handler: handler
+            )
             _ = try await handler.head()
             CurrentAttempt.responseStarted()
             CurrentAttempt.sent(handler.counts.sent)

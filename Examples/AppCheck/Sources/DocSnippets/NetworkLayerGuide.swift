@@ -143,6 +143,8 @@ final class NetworkLayerGuideBackground {  //-
 
     /// UIKit's `application(_:handleEventsForBackgroundURLSession:completionHandler:)`, as the page shows it.
     func application(handleEventsForBackgroundURLSession identifier: String, completionHandler: @escaping () -> Void) {  //-
-        downloads.handleBackgroundEvents(completionHandler: completionHandler)
+        if !downloads.handleBackgroundEvents(forSession: identifier, completionHandler: completionHandler) {
+            completionHandler()
+        }
     }  //-
 }  //-

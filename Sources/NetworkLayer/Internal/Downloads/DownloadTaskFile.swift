@@ -11,7 +11,10 @@ import Foundation
 /// URLSession deletes a finished task's file once the delegate returns, so the delegate renames it at
 /// once, in its own folder (a rename, however large the file). Only the caller's task then moves it
 /// beside the destination (a copy when that is on another volume) and into place, so the delegate queue
-/// every request of the provider shares never waits for a copy.
+/// every request of the provider shares never waits for a copy. On a background session the delegate
+/// puts it in place itself (``placesAtOnce``): the system may suspend the app as soon as the session's
+/// events are delivered, before the caller's task runs, and a file left in URLSession's folder would be
+/// lost if the app were then terminated.
 final class DownloadTaskFile: Sendable {
     private struct State: Sendable {
         var resumeData: Data?
@@ -23,15 +26,25 @@ final class DownloadTaskFile: Sendable {
         var kept: (url: URL, identity: FileCalls.Identity, size: Int64)?
         /// The download is over without a file: a file handed over now is removed.
         var isDiscarded = false
+        /// The size of the file put in place at once.
+        var placed: Int64?
     }
 
     /// A hidden file beside the destination, unique to this download, moved into place at the end.
     let partURL: URL
+    private let destination: URL
+    /// Whether a file handed over is put in place at once, on the delegate's queue.
+    private let placesAtOnce: Bool
     private let state = Locked(State())
 
-    init(destination: URL) {
+    init(destination: URL, placesAtOnce: Bool = false) {
         partURL = FileCalls.partURL(beside: destination)
+        self.destination = destination
+        self.placesAtOnce = placesAtOnce
     }
+
+    /// The strong validator of the answer the resume data continues, if any.
+    var validator: String? { state.withLock { $0.validator } }
 
     /// The key of a failed download task's resume data in its error's `userInfo`, on every platform.
     static let resumeDataKey = "NSURLSessionDownloadTaskResumeData"
@@ -125,16 +138,24 @@ final class DownloadTaskFile: Sendable {
             state.kept = (renamed, identity, size)
             return true
         }
-        if !kept { FileCalls.remove(renamed, ifStill: identity) }
+        if !kept {
+            FileCalls.remove(renamed, ifStill: identity)
+            return
+        }
+        if placesAtOnce {
+            let size = try move(to: destination)
+            state.withLock { $0.placed = size }
+        }
     }
 
     /// Moves the kept file beside the destination (copied when that is on another volume), then puts it
     /// in the destination's place in one step, replacing what is there. Returns its size.
     func move(to destination: URL) throws -> Int64 {
-        let kept = state.withLock { state in
-            defer { state.kept = nil }
-            return state.kept
+        let (kept, placed) = state.withLock { state in
+            defer { (state.kept, state.placed) = (nil, nil) }
+            return (state.kept, state.placed)
         }
+        if let placed { return placed }
         guard let kept, FileCalls.isStill(kept.url, kept.identity) else {
             throw NetworkError.file(POSIXError(.ENOENT))
         }

@@ -25,13 +25,12 @@ extension NetworkProvider {
                 atPath: destination.deletingLastPathComponent().path, isDirectory: &isFolder),
             isFolder.boolValue
         else { throw NetworkError.file(POSIXError(.ENOENT)) }
-        let file = DownloadTaskFile(destination: destination)
-        let note = BackgroundTasks.Note(endpoint: endpoint.name, destination: destination)
+        let file = DownloadTaskFile(destination: destination, placesAtOnce: transfers.isBackground)
         var resumes = 0
         while true {
             do {
                 let transport = downloadTaskTransport(
-                    for: endpoint, into: file, note: note, on: transfers, progress: progress)
+                    for: endpoint, into: file, to: destination, on: transfers, progress: progress)
                 let (body, head) = try await exchange(request, context: context, transport: transport)
                 try endpoint.checkStatus(of: head, body: body)
                 let byteCount = try file.move(to: destination)
@@ -53,7 +52,7 @@ extension NetworkProvider {
 
     /// One attempt: a download task for the request, or from the resume data the last attempt left.
     private func downloadTaskTransport<Response>(
-        for endpoint: Endpoint<Response>, into file: DownloadTaskFile, note: BackgroundTasks.Note,
+        for endpoint: Endpoint<Response>, into file: DownloadTaskFile, to destination: URL,
         on transfers: TransferSession, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> NetworkMiddleware.Next {
         { [deadlines = configuration.deadlines] request in
@@ -62,14 +61,22 @@ extension NetworkProvider {
             // URLSession's own timeout watches for a stall, so that a stalled task leaves resume data;
             // the provider's timer keeps the total deadline.
             request.timeoutInterval = Self.idleTimeoutInterval(endpoint.timeout)
+            try transfers.checkCredentials(of: request, endpoint: endpoint.name)
             let resumeData = file.takeResumeData()
             let sink = DownloadTaskSink(
                 file: file, accepts: endpoint.acceptableStatusCodes, resumed: resumeData != nil,
                 progress: progress)
+            // A background session's task goes on while the app is suspended, and uptime with it: the
+            // provider's deadline would cancel it when the app wakes.
             let handler = TransferHandler(
-                sink: sink, idleTimeout: nil, deadline: endpoint.deadline, deadlines: deadlines, progress: nil
-            )
+                sink: sink, idleTimeout: nil, deadline: transfers.isBackground ? nil : endpoint.deadline,
+                deadlines: deadlines, progress: nil)
             defer { CurrentAttempt.received(handler.counts.received) }
+            // What a process without this caller needs to finish the task: a resumed answer must carry
+            // the validator of the bytes it continues.
+            let note = BackgroundTasks.Note(
+                endpoint: endpoint.name, destination: destination,
+                validator: resumeData == nil ? nil : file.validator)
             transfers.startDownload(request, resumingFrom: resumeData, note: note, handler: handler)
             return try await Self.answer(of: handler, sink: sink, file: file, timeout: endpoint.timeout)
         }

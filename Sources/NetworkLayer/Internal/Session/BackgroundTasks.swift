@@ -13,47 +13,6 @@ import Foundation
 /// download's file is checked (a `2xx` status) and moved to its destination before URLSession deletes
 /// it; an upload's answer is kept (its first MiB). Each is then reported once, on the session's queue.
 final class BackgroundTasks: Sendable {
-    /// What a task carries for a process that finds it without a caller.
-    struct Note: Codable, Sendable, Equatable {
-        /// The endpoint's name.
-        var endpoint: String
-        /// A download's destination, as a file path; under the home folder, relative to it (`~/…`): an
-        /// iOS app's container can move when the app is updated.
-        var destination: String?
-
-        /// The note as a task description.
-        var encoded: String? {
-            (try? JSONEncoder().encode(self)).flatMap { String(data: $0, encoding: .utf8) }
-        }
-
-        init(endpoint: String, destination: URL?) {
-            self.endpoint = endpoint
-            let home = NSHomeDirectory()
-            self.destination = destination.map { destination in
-                let path = destination.standardizedFileURL.path
-                return path.hasPrefix(home + "/") ? "~/" + path.dropFirst(home.count + 1) : path
-            }
-        }
-
-        /// The destination as a file URL, under the home folder of this launch when relative to it.
-        var destinationURL: URL? {
-            destination.map { path in
-                path.hasPrefix("~/")
-                    ? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(
-                        String(path.dropFirst(2)))
-                    : URL(fileURLWithPath: path)
-            }
-        }
-
-        /// The note a task description holds, or `nil` for one NetworkLayer did not write.
-        init?(decoding description: String?) {
-            guard let data = description?.data(using: .utf8),
-                let note = try? JSONDecoder().decode(Note.self, from: data)
-            else { return nil }
-            self = note
-        }
-    }
-
     /// What an orphaned task has given so far.
     private struct Orphan: Sendable {
         var response: HTTPURLResponse?
@@ -63,21 +22,40 @@ final class BackgroundTasks: Sendable {
     }
 
     private struct Events: Sendable {
-        var handler: (@Sendable () -> Void)?
+        var handlers: [@Sendable () -> Void] = []
         var finishedWithoutHandler = false
     }
 
+    /// The session's identifier.
+    let identifier: String
+    /// Whether requests may carry credential headers, which a background session sends along redirects.
+    let sendsCredentialHeaders: Bool
     private let orphans = Locked<[Int: Orphan]>([:])
     private let events = Locked(Events())
-    private let report: @Sendable (BackgroundTransfer) -> Void
+    private let report: Locked<@Sendable (BackgroundTransfer) -> Void>
     private let handlerQueue: DispatchQueue
 
     /// - Parameters:
+    ///   - identifier: The session's identifier.
+    ///   - sendsCredentialHeaders: Whether requests may carry credential headers.
     ///   - report: Called once per orphaned task that carries a ``Note``.
     ///   - handlerQueue: Where the system's events handler is called: the main queue, as UIKit asks.
-    init(report: @escaping @Sendable (BackgroundTransfer) -> Void, handlerQueue: DispatchQueue = .main) {
-        self.report = report
+    init(
+        identifier: String, sendsCredentialHeaders: Bool = false,
+        report: @escaping @Sendable (BackgroundTransfer) -> Void, handlerQueue: DispatchQueue = .main
+    ) {
+        self.identifier = identifier
+        self.sendsCredentialHeaders = sendsCredentialHeaders
+        self.report = Locked(report)
         self.handlerQueue = handlerQueue
+    }
+
+    /// Where orphaned tasks report now.
+    var currentReport: @Sendable (BackgroundTransfer) -> Void { report.withLock { $0 } }
+
+    /// Orphaned tasks report to `report` from now on: the newest provider on the session hears of them.
+    func reportTo(_ report: @escaping @Sendable (BackgroundTransfer) -> Void) {
+        self.report.withLock { $0 = report }
     }
 
     // MARK: - Orphaned tasks
@@ -106,9 +84,15 @@ final class BackgroundTasks: Sendable {
     func finished(_ task: URLSessionDownloadTask, at location: URL) {
         let head = task.response as? HTTPURLResponse
         var orphan = Orphan(response: head)
-        if let destination = Note(decoding: task.taskDescription)?.destinationURL,
-            let status = head?.statusCode, (200..<300).contains(status)
-        {
+        let note = Note(decoding: task.taskDescription)
+        if let note, let destination = note.destinationURL, let head, (200..<300).contains(head.statusCode) {
+            guard Self.isWhole(head, resuming: note.validator) else {
+                // Part of a file, or another version's bytes after a resume: not a file to put in place.
+                try? FileManager.default.removeItem(at: location)
+                orphan.failure = .transport(URLError(.cannotParseResponse))
+                orphans.withLock { $0[task.taskIdentifier] = orphan }
+                return
+            }
             let file = DownloadTaskFile(destination: destination)
             do {
                 try file.adopt(location)
@@ -123,13 +107,27 @@ final class BackgroundTasks: Sendable {
         orphans.withLock { $0[task.taskIdentifier] = orphan }
     }
 
-    /// An orphaned task ended: reported, when it carries a note.
+    /// Whether a download's answer is a whole file: anything but a `206`; a `206` to a resume only with
+    /// the strong validator of the bytes it continues (URLSession joins them), and otherwise only when
+    /// its `Content-Range` covers the whole body.
+    static func isWhole(_ head: HTTPURLResponse, resuming validator: String?) -> Bool {
+        guard head.statusCode == 206 else { return true }
+        let headers = head.headerFields
+        if let validator { return DownloadFile.strongValidator(in: headers) == validator }
+        guard let range = ContentRange(headers.value(named: "Content-Range")) else { return false }
+        return range.first == 0 && range.total == range.last + 1
+    }
+
+    /// An orphaned task ended: reported, when it carries a note. A temporary upload body the note
+    /// names is removed.
     func completed(_ task: URLSessionTask, error: (any Error)?) {
         let orphan = orphans.withLock { $0.removeValue(forKey: task.taskIdentifier) } ?? Orphan()
         guard let note = Note(decoding: task.taskDescription) else { return }
+        if let temporary = note.temporaryBodyURL { try? FileManager.default.removeItem(at: temporary) }
         let response = orphan.response ?? task.response as? HTTPURLResponse
         let kind: BackgroundTransfer.Kind =
             note.destinationURL.map { .download(destination: $0) } ?? .upload
+        let report = report.withLock { $0 }
         report(
             BackgroundTransfer(
                 endpoint: note.endpoint, kind: kind, response: response,
@@ -168,12 +166,12 @@ final class BackgroundTasks: Sendable {
 
     // MARK: - The system's handler
 
-    /// Keeps the handler the system gave the app for this session's events, and calls it once they have
+    /// Keeps a handler the system gave the app for this session's events, and calls it once they have
     /// all been delivered; at once when they were before it came.
     func handleEvents(_ handler: @escaping @Sendable () -> Void) {
         let now = events.withLock { events -> Bool in
             guard events.finishedWithoutHandler else {
-                events.handler = handler
+                events.handlers.append(handler)
                 return false
             }
             events.finishedWithoutHandler = false
@@ -182,13 +180,13 @@ final class BackgroundTasks: Sendable {
         if now { handlerQueue.async(execute: handler) }
     }
 
-    /// URLSession delivered every event the system held for the session.
+    /// URLSession delivered every event the system held for the session: every handler kept is called.
     func eventsFinished() {
-        let handler = events.withLock { events -> (@Sendable () -> Void)? in
-            defer { events.handler = nil }
-            events.finishedWithoutHandler = events.handler == nil
-            return events.handler
+        let handlers = events.withLock { events -> [@Sendable () -> Void] in
+            defer { events.handlers = [] }
+            events.finishedWithoutHandler = events.handlers.isEmpty
+            return events.handlers
         }
-        if let handler { handlerQueue.async(execute: handler) }
+        for handler in handlers { handlerQueue.async(execute: handler) }
     }
 }

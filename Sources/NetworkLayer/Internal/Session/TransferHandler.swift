@@ -57,6 +57,9 @@ final class TransferHandler: Sendable {
     /// Whether the transfer has ended, one way or another.
     var hasEnded: Bool { state.withLock { $0.end != nil } }
 
+    /// Whether the head has been delivered or held, or the transfer has ended.
+    var hasHead: Bool { state.withLock { $0.head != nil || $0.held != nil || $0.end != nil } }
+
     // MARK: - Driven by the session
 
     func start(_ task: URLSessionTask) {
@@ -125,6 +128,14 @@ final class TransferHandler: Sendable {
         return !hasEnded
     }
 
+    /// Body bytes arrived; `response` is the task's, taken as the head when none was reported (a
+    /// background upload task reports none: "not called for background upload tasks", Apple's header
+    /// says of the response delegate method).
+    func receive(_ data: Data, response: URLResponse?) {
+        if !hasHead, let response, !receive(head: response) { return }
+        receive(data)
+    }
+
     func receive(_ data: Data) {
         var outgrown: (head: HTTPURLResponse, body: Data)?
         let counts = state.withLock { state -> TransferCounts? in
@@ -172,14 +183,12 @@ final class TransferHandler: Sendable {
         if let counts { progress?(counts) }
     }
 
-    /// The task ended, with `response` as its last answer. A head URLSession never reported (the
-    /// response delegate method is optional for it) is taken from `response`, so a body-less answer is
-    /// not mistaken for none.
+    /// The task ended, with `response` as its last answer. A head URLSession never reported (a
+    /// background upload task reports none) is taken from `response`, so a body-less answer is not
+    /// mistaken for none.
     func complete(error: (any Error)?, response: URLResponse? = nil) {
         if error == nil, releaseHeldAnswer() { return }
-        if error == nil, let head = response as? HTTPURLResponse,
-            state.withLock({ $0.head == nil && $0.held == nil && $0.end == nil })
-        {
+        if error == nil, !hasHead, let head = response as? HTTPURLResponse {
             guard deliver(head) else { return }
         }
         finish(error.map { .failure($0) } ?? .success(()), cancellingTask: false)

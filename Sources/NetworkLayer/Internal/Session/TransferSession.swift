@@ -127,6 +127,17 @@ final class TransferSession: Sendable {
         handler.start(task)
     }
 
+    /// Refuses `request` on a background session that may not send credential headers when it carries
+    /// one (or the configuration adds one): a background session follows redirects itself, to any
+    /// host, and the redirect guard never sees them.
+    func checkCredentials(of request: URLRequest, endpoint: String) throws(NetworkError) {
+        guard let background, !background.sendsCredentialHeaders else { return }
+        let names = Array((request.allHTTPHeaderFields ?? [:]).keys) + credentialHeaders.keys
+        if let header = names.sorted().first(where: { Redaction.isSensitive(headerName: $0) }) {
+            throw .invalidRequest(.credentialHeaderInBackground(endpoint: endpoint, header: header))
+        }
+    }
+
     /// `request` with the configuration's credential headers it does not set itself.
     private func withCredentials(_ request: URLRequest) -> URLRequest {
         var request = request
@@ -136,9 +147,34 @@ final class TransferSession: Sendable {
         return request
     }
 
-    /// Lets running transfers finish, then releases the session and its delegate.
+    /// Lets running transfers finish, then releases the session and its delegate. A background session
+    /// is kept for the process instead (see ``background(like:)``).
     func invalidate() {
+        guard !isBackground else { return }
         session.finishTasksAndInvalidate()
+    }
+
+    /// The background sessions of this process, by identifier. URLSession allows one session per
+    /// identifier, and one invalidated while its tasks run cannot be made again until they end: each is
+    /// made once and kept, and a provider made again with its identifier shares it.
+    private static let backgroundSessions = Locked<[String: TransferSession]>([:])
+
+    /// The process's session for `background`'s identifier: made from `configuration` the first time,
+    /// the one made before otherwise, whose orphaned tasks then report to `background`'s closure.
+    static func background(
+        like configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?,
+        background: BackgroundTasks
+    ) -> TransferSession {
+        let (session, isNew) = backgroundSessions.withLock { sessions -> (TransferSession, Bool) in
+            if let made = sessions[background.identifier] { return (made, false) }
+            let made = TransferSession(
+                configuration: configuration, forwardingChallengesTo: delegate, on: nil,
+                background: background)
+            sessions[background.identifier] = made
+            return (made, true)
+        }
+        if !isNew { session.background?.reportTo(background.currentReport) }
+        return session
     }
 }
 
@@ -223,7 +259,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
             background?.received(data, for: dataTask)
             return
         }
-        handler.receive(data)
+        handler.receive(data, response: dataTask.response)
     }
 
     func urlSession(

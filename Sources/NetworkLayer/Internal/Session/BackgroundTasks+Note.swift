@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension BackgroundTasks {
+    /// What a background task carries in its `taskDescription` for a process that finds it without a
+    /// caller: URLSession keeps the description with the task across launches.
+    struct Note: Codable, Sendable, Equatable {
+        /// The endpoint's name.
+        var endpoint: String
+        /// A download's destination, as a file path; under the home folder, relative to it (`~/…`): an
+        /// iOS app's container can move when the app is updated.
+        var destination: String?
+        /// The strong validator a resumed download's answer must carry.
+        var validator: String?
+        /// A temporary upload body NetworkLayer wrote (a multipart form), removed when the task ends.
+        var temporaryBody: String?
+
+        init(endpoint: String, destination: URL?, validator: String? = nil, temporaryBody: URL? = nil) {
+            self.endpoint = endpoint
+            self.destination = destination.map(Self.homeRelative)
+            self.validator = validator
+            self.temporaryBody = temporaryBody?.path
+        }
+
+        /// The note as a task description.
+        var encoded: String? {
+            (try? JSONEncoder().encode(self)).flatMap { String(data: $0, encoding: .utf8) }
+        }
+
+        /// The note a task description holds, or `nil` for one NetworkLayer did not write.
+        init?(decoding description: String?) {
+            guard let data = description?.data(using: .utf8),
+                let note = try? JSONDecoder().decode(Note.self, from: data)
+            else { return nil }
+            self = note
+        }
+
+        /// The destination as a file URL, under the home folder of this launch when relative to it.
+        var destinationURL: URL? {
+            destination.map { path in
+                path.hasPrefix("~/")
+                    ? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(
+                        String(path.dropFirst(2)))
+                    : URL(fileURLWithPath: path)
+            }
+        }
+
+        /// How NetworkLayer's temporary upload bodies (multipart forms) are named.
+        static let temporaryBodyPrefix = "networklayer-multipart-"
+
+        /// A note for an upload of `body`, naming it when it is one of NetworkLayer's temporary bodies.
+        static func upload(endpoint: String, body: UploadBody) -> Note {
+            guard case .file(let file) = body, isTemporaryBody(file) else {
+                return Note(endpoint: endpoint, destination: nil)
+            }
+            return Note(endpoint: endpoint, destination: nil, temporaryBody: file)
+        }
+
+        /// The temporary upload body, only if it is one NetworkLayer names in the temporary folder:
+        /// nothing else is ever removed on a description's word.
+        var temporaryBodyURL: URL? {
+            guard let path = temporaryBody, Self.isTemporaryBody(URL(fileURLWithPath: path)) else {
+                return nil
+            }
+            return URL(fileURLWithPath: path)
+        }
+
+        private static func isTemporaryBody(_ url: URL) -> Bool {
+            url.lastPathComponent.hasPrefix(temporaryBodyPrefix)
+                && canonical(url.deletingLastPathComponent().path)
+                    == canonical(FileManager.default.temporaryDirectory.path)
+        }
+
+        /// `url`'s path, relative to the home folder (`~/…`) when it is in it.
+        private static func homeRelative(_ url: URL) -> String {
+            let folder = url.deletingLastPathComponent().resolvingSymlinksInPath().path
+            let path = canonical(folder) + "/" + url.lastPathComponent
+            let home = canonical(URL(fileURLWithPath: NSHomeDirectory()).resolvingSymlinksInPath().path)
+            return path.hasPrefix(home + "/") ? "~/" + path.dropFirst(home.count + 1) : path
+        }
+
+        /// `path` without a trailing `/` and without Darwin's `/private` prefix (`/private/var` is
+        /// `/var`), so two spellings of one folder compare equal.
+        private static func canonical(_ path: String) -> String {
+            var path = path
+            while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+            return path.hasPrefix("/private/") ? String(path.dropFirst("/private".count)) : path
+        }
+    }
+}
