@@ -32,9 +32,9 @@ final class TransferHandler: Sendable {
     let state: Locked<State>
     let sink: any TransferSink
     private let progress: Progress?
-    private let idleTimeout: Duration?
-    private let deadline: Duration?
-    private let startedAt: UInt64
+    let idleTimeout: Duration?
+    let deadline: Duration?
+    let startedAt: UInt64
     private let deadlines: DeadlineTimer
 
     /// - Parameters:
@@ -276,29 +276,5 @@ final class TransferHandler: Sendable {
 
     private static func error(of outcome: Result<Void, any Error>) -> any Error {
         failure(of: outcome) ?? URLError(.badServerResponse)
-    }
-
-    /// The earlier of the idle deadline after `lastActivity` and the total deadline; `nil` for neither.
-    private func nextDue(lastActivity: UInt64) -> UInt64? {
-        let idle = idleTimeout.map { DeadlineTimer.deadline(after: $0, from: lastActivity) }
-        let total = deadline.map { DeadlineTimer.deadline(after: $0, from: startedAt) }
-        switch (idle, total) {
-        case (let idle?, let total?): return min(idle, total)
-        default: return idle ?? total
-        }
-    }
-
-    /// Called by the timer: times the transfer out, or says when to look again.
-    private func checkTimeouts(at now: UInt64) -> UInt64? {
-        guard let lastActivity = state.withLock({ $0.end == nil ? $0.lastActivity : nil }) else { return nil }
-        if let deadline, now >= DeadlineTimer.deadline(after: deadline, from: startedAt) {
-            fail(NetworkError.timedOut(deadline))
-            return nil
-        }
-        if let idleTimeout, now >= DeadlineTimer.deadline(after: idleTimeout, from: lastActivity) {
-            fail(NetworkError.timedOut(idleTimeout))
-            return nil
-        }
-        return nextDue(lastActivity: lastActivity)
     }
 }
