@@ -112,6 +112,15 @@ let benchmarks: @Sendable () -> Void = {
                 try await group.waitForAll()
             }
         }
+        // A bare session delegate: what seeing the body as it arrives costs on its own (three delegate
+        // calls a request, head, body and end, where a completion handler gets one).
+        let delegated = DelegateRequests(configuration: configuration)
+        Benchmark("GET 8 concurrent, nginx: URLSession delegate") { _ in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 { group.addTask { blackHole(try await delegated.data(for: nginxRequest)) } }
+                try await group.waitForAll()
+            }
+        }
         Benchmark("GET 8 concurrent, nginx: NetworkProvider") { _ in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 { group.addTask { blackHole(try await provider.send(nginxEndpoint)) } }
