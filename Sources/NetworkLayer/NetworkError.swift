@@ -48,7 +48,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case body(endpoint: String, underlying: any Error & Sendable)
         /// The request needs what a background session cannot run, refused before any task is made: a
         /// `send`, a stream or an upload of `Data` on a provider made with a background configuration
-        /// (``NetworkProvider/init(sessionConfiguration:delegate:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``),
+        /// (``NetworkProvider/init(sessionConfiguration:delegate:delegateQueue:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``),
         /// or any request through a background `URLSession` given to
         /// ``NetworkProvider/init(session:middlewares:configuration:)`` (give the provider its
         /// configuration instead).

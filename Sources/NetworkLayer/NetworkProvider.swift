@@ -95,8 +95,11 @@ public final class NetworkProvider: Sendable {
     /// Shares identical GETs' transport calls (``Configuration/coalescesIdenticalGETs``).
     let coalescer = RequestCoalescer()
     /// `nil` until the first request, or for a background `URLSession` given to ``init(session:middlewares:configuration:)``;
-    /// set at once by ``init(sessionConfiguration:delegate:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
+    /// set at once by ``init(sessionConfiguration:delegate:delegateQueue:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
     let transferSession = Locked<TransferSession?>(nil)
+    /// The credential headers a provider on a background session adds, and whether it may send them; set
+    /// by the same initializer. The session may be shared with another provider; these are this one's.
+    let backgroundPolicy = Locked<BackgroundPolicy?>(nil)
 
     /// How many requests wait for a coalesced transport call (for tests).
     var coalescedWaiters: Int { coalescer.waitingCount }

@@ -40,9 +40,8 @@ final class BackgroundSessionTests: Sendable {
         return NetworkProvider(
             sessionConfiguration: sessionConfiguration, delegate: nil, middlewares: middlewares,
             configuration: configuration,
-            background: BackgroundTasks(
-                identifier: identifier, sendsCredentialHeaders: sendsCredentialHeaders,
-                report: { reports?.yield($0) }))
+            background: BackgroundTasks(identifier: identifier, report: { reports?.yield($0) }),
+            sendsCredentialHeaders: sendsCredentialHeaders)
     }
 
     /// The tasks `provider`'s session has now.
@@ -390,5 +389,140 @@ final class BackgroundSessionTests: Sendable {
         _ = try await firstReport(of: reports)
         // Then the form is gone
         #expect(!FileManager.default.fileExists(atPath: form.path))
+    }
+
+    @Test func aCredentialHeaderAMiddlewareAddsIsRefusedWhateverItsCase() async throws {
+        // Given a token added by a middleware, and one set in lower case
+        let (endpoint, id) = ranged(bytes: 1_000)
+        var lowercase = endpoint
+        lowercase.headers["authorization"] = "Bearer secret"
+        let authorized = provider(middlewares: [AuthorizationMiddleware(hosts: ["127.0.0.1"]) { "secret" }])
+        // When
+        let failures = [
+            await error {
+                try await authorized.download(endpoint, to: self.folder.appendingPathComponent("a"))
+            },
+            await error {
+                try await self.provider().download(lowercase, to: self.folder.appendingPathComponent("b"))
+            },
+        ]
+        // Then neither is sent
+        for failure in failures {
+            guard case NetworkError.invalidRequest(.credentialHeaderInBackground)? = failure as? NetworkError
+            else {
+                Issue.record("expected a refused credential header, got \(String(describing: failure))")
+                continue
+            }
+        }
+        #expect(try await rangesAsked(id, of: group).isEmpty)
+    }
+
+    @Test func eachProviderSharingASessionSendsOnlyItsOwnCredentialsAsItsOwnFlagAllows() async throws {
+        // Given a provider that may send user A's key, then user B's providers on the same session
+        let identifier = UUID().uuidString
+        func configured(_ key: String) -> URLSessionConfiguration {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = ["X-Api-Key": key]
+            return configuration
+        }
+        let echo: Endpoint<Data> = group.get("echo")
+        _ = provider(
+            identifier: identifier, sessionConfiguration: configured("A"), sendsCredentialHeaders: true)
+        let refusing = provider(identifier: identifier, sessionConfiguration: configured("B"))
+        let sending = provider(
+            identifier: identifier, sessionConfiguration: configured("B"), sendsCredentialHeaders: true)
+        // When
+        let refused = await error {
+            try await refusing.download(echo, to: self.folder.appendingPathComponent("r"))
+        }
+        let file = try await sending.download(echo, to: folder.appendingPathComponent("s"))
+        // Then the first B refuses, as it was made to, and the second sends B's key, not A's
+        guard
+            case NetworkError.invalidRequest(.credentialHeaderInBackground(_, "X-Api-Key"))? = refused
+                as? NetworkError
+        else {
+            Issue.record("expected a refused credential header, got \(String(describing: refused))")
+            return
+        }
+        let echoed = try JSONDecoder().decode(Echo.self, from: Data(contentsOf: file.url))
+        #expect(echoed.headers["x-api-key"] == "B")
+    }
+
+    @Test func aDownloadIsInPlaceBeforeTheMiddlewaresSeeItsAnswer() async throws {
+        // Given a middleware that looks for the file as soon as the transport answers
+        struct LooksForTheFile: NetworkMiddleware {
+            let destination: URL
+            let found: Recorder<Bool>
+            func intercept(
+                _ request: URLRequest, context: RequestContext, next: Next
+            ) async throws -> (Data, HTTPURLResponse) {
+                let answer = try await next(request)
+                found.append(FileManager.default.fileExists(atPath: destination.path))
+                return answer
+            }
+        }
+        let destination = folder.appendingPathComponent("placed.bin")
+        let found = Recorder<Bool>()
+        let (endpoint, _) = ranged(bytes: 10_000)
+        // When
+        _ = try await provider(middlewares: [LooksForTheFile(destination: destination, found: found)])
+            .download(endpoint, to: destination)
+        // Then it was there already: the system may suspend the app before the caller runs again
+        #expect(found.values == [true])
+    }
+
+    @Test func anOrphanedDownloadWhoseFolderIsGoneIsReportedAsAFileError() async throws {
+        // Given
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let provider = provider(reporting: reporter)
+        let (endpoint, _) = ranged(bytes: 1_000)
+        let destination = folder.appendingPathComponent("gone/orphan.bin")
+        // When
+        orphan(
+            try session(of: provider).downloadTask(with: try endpoint.makeRequest()),
+            note: .init(endpoint: "gone", destination: destination))
+        let transfer = try await firstReport(of: reports)
+        // Then
+        guard case .file = transfer.error else {
+            Issue.record("expected a file error, got \(String(describing: transfer.error))")
+            return
+        }
+    }
+
+    @Test func anOrphanedDownloadTaskWhoseNoteNamesNoDestinationIsNotReported() async throws {
+        // Given a download task whose note names no destination, then one whose note does
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let provider = provider(reporting: reporter)
+        let (endpoint, _) = ranged(bytes: 1_000)
+        let headless = try session(of: provider).downloadTask(with: try endpoint.makeRequest())
+        orphan(headless, note: .init(endpoint: "nowhere", destination: nil))
+        #expect(
+            await Watchdog.finishes {
+                while headless.state != .completed { try? await Task.sleep(for: .milliseconds(5)) }
+            })
+        // When
+        orphan(
+            try session(of: provider).downloadTask(with: try endpoint.makeRequest()),
+            note: .init(endpoint: "somewhere", destination: folder.appendingPathComponent("s.bin")))
+        // Then only the second is reported, never as an upload
+        #expect(try await firstReport(of: reports).endpoint == "somewhere")
+    }
+
+    @Test func urlSessionsOwnResponseRefusesABackgroundSessionBeforeAnyTaskIsMade() async throws {
+        // Given a session whose configuration has an identifier, as a background one has
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.identifier = "downloads-\(UUID().uuidString)"
+        let session = URLSession(configuration: configuration)
+        // When
+        let failure = await error {
+            try await session.response(
+                for: URLRequest(url: self.server.baseURL.appendingPathComponent("json")))
+        }
+        // Then
+        expectRefused(failure)
+        let tasks = await withCheckedContinuation { answer in
+            session.getAllTasks { answer.resume(returning: $0) }
+        }
+        #expect(tasks.isEmpty)
     }
 }

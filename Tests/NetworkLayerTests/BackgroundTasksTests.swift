@@ -238,5 +238,28 @@ struct BackgroundTasksTests {
         handler.complete(error: nil, response: response)
         // Then
         #expect(try await handler.head().statusCode == 201)
+        let outcome = try #require(collected.values.first)
+        #expect(try outcome.get().0.isEmpty)
+    }
+
+    @Test func aHandlerThatComesAfterTheEventsWaitsForEventsStillQueued() async {
+        // Given events delivered before any handler, and a later batch still queued
+        let handlerQueue = DispatchQueue(label: "handler")
+        let delegateQueue = OperationQueue()
+        delegateQueue.maxConcurrentOperationCount = 1
+        let background = BackgroundTasks(
+            identifier: "downloads", report: { _ in }, handlerQueue: handlerQueue)
+        background.deliversEvents(on: delegateQueue)
+        background.eventsFinished()
+        delegateQueue.isSuspended = true
+        let calls = Recorder<Int>()
+        // When the handler comes
+        await drained(handlerQueue) { background.handleEvents { calls.append(1) } }
+        // Then it waits for the queued events, and is called after them
+        #expect(calls.values.isEmpty)
+        delegateQueue.isSuspended = false
+        await withCheckedContinuation { done in delegateQueue.addOperation { done.resume() } }
+        await drained(handlerQueue) {}
+        #expect(calls.values == [1])
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// same session identifier received its end.
 ///
 /// A caller that is still waiting gets its answer as usual instead; this reports only what no caller
-/// can. See ``NetworkProvider/init(sessionConfiguration:delegate:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
+/// can. See ``NetworkProvider/init(sessionConfiguration:delegate:delegateQueue:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
 public struct BackgroundTransfer: Sendable {
     /// What the transfer was.
     public enum Kind: Sendable, Equatable {

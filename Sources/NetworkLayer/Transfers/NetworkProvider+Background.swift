@@ -42,8 +42,10 @@ extension NetworkProvider {
     /// ```
     ///
     /// A process has one session per background identifier: a provider made again with the same one (or
-    /// two at once) shares the session made first, with its `delegate`, and the newest provider's
-    /// `finishedInBackground` hears of orphaned transfers. The session is kept for the process.
+    /// two at once) shares the session made first, with its configuration's other headers, limits and
+    /// `delegate`, and the newest provider's `finishedInBackground` hears of orphaned transfers. The
+    /// session is kept for the process. The credential headers of each provider's configuration, and
+    /// `sendsCredentialHeaders`, stay each provider's own.
     ///
     /// With any other configuration, the provider works as one given a session of that configuration
     /// (see ``init(session:middlewares:configuration:)``).
@@ -53,6 +55,8 @@ extension NetworkProvider {
     ///   - delegate: Answers the session's authentication and TLS challenges (certificate pinning), as the
     ///     delegate of a session given to ``init(session:middlewares:configuration:)`` does; `nil` for
     ///     URLSession's default handling.
+    ///   - delegateQueue: Where `delegate` is called (`.main` for a main-actor delegate); NetworkLayer's
+    ///     own serial queue by default.
     ///   - middlewares: Run in order around every request, the first outermost; none by default.
     ///   - configuration: The provider's options; see ``Configuration``.
     ///   - sendsCredentialHeaders: Whether a background session's requests may carry credential headers,
@@ -63,34 +67,63 @@ extension NetworkProvider {
     public convenience init(
         sessionConfiguration: URLSessionConfiguration,
         delegate: (any URLSessionDelegate)? = nil,
+        delegateQueue: OperationQueue? = nil,
         middlewares: [any NetworkMiddleware] = [],
         configuration: Configuration = Configuration(),
         sendsCredentialHeaders: Bool = false,
         finishedInBackground: @escaping @Sendable (BackgroundTransfer) -> Void = { _ in }
     ) {
         self.init(
-            sessionConfiguration: sessionConfiguration, delegate: delegate, middlewares: middlewares,
-            configuration: configuration,
-            background: sessionConfiguration.identifier.map { identifier in
-                BackgroundTasks(
-                    identifier: identifier, sendsCredentialHeaders: sendsCredentialHeaders,
-                    report: finishedInBackground)
-            })
+            sessionConfiguration: sessionConfiguration, delegate: delegate, delegateQueue: delegateQueue,
+            middlewares: middlewares, configuration: configuration,
+            background: sessionConfiguration.identifier.map {
+                BackgroundTasks(identifier: $0, report: finishedInBackground)
+            },
+            sendsCredentialHeaders: sendsCredentialHeaders)
     }
 
     /// A provider on a session of its own whose tasks run as a background session's when `background` is
     /// set, whatever the configuration (Linux has no background configuration).
+    // swift-format-ignore: FunctionParameterCount
     convenience init(
         sessionConfiguration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?,
-        middlewares: [any NetworkMiddleware], configuration: Configuration, background: BackgroundTasks?
+        delegateQueue: OperationQueue? = nil, middlewares: [any NetworkMiddleware],
+        configuration: Configuration,
+        background: BackgroundTasks?, sendsCredentialHeaders: Bool = false
     ) {
         let copy = sessionConfiguration.copy() as? URLSessionConfiguration ?? sessionConfiguration
         let transfers =
-            background.map { TransferSession.background(like: copy, delegate: delegate, background: $0) }
+            background.map {
+                TransferSession.background(like: copy, delegate: delegate, on: delegateQueue, background: $0)
+            }
             ?? TransferSession(
-                configuration: copy, forwardingChallengesTo: delegate, on: nil, background: nil)
+                configuration: copy, forwardingChallengesTo: delegate, on: delegateQueue, background: nil)
         self.init(session: transfers.session, middlewares: middlewares, configuration: configuration)
         transferSession.withLock { $0 = transfers }
+        if background != nil {
+            let credentials = TransferSession.split(sessionConfiguration.httpAdditionalHeaders).credentials
+            backgroundPolicy.withLock {
+                $0 = BackgroundPolicy(
+                    credentialHeaders: credentials, sendsCredentialHeaders: sendsCredentialHeaders)
+            }
+        }
+    }
+
+    /// `request` as a background session sends it: with this provider's configuration's credential
+    /// headers it does not set itself, refused when it carries a credential header this provider may not
+    /// send (a background session follows redirects itself, to any host, and no guard sees them).
+    func backgroundRequest(_ request: URLRequest, endpoint: String) throws(NetworkError) -> URLRequest {
+        guard let policy = backgroundPolicy.withLock({ $0 }) else { return request }
+        var request = request
+        for (name, value) in policy.credentialHeaders where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        guard !policy.sendsCredentialHeaders else { return request }
+        let names = (request.allHTTPHeaderFields ?? [:]).keys.sorted()
+        if let header = names.first(where: { Redaction.isSensitive(headerName: $0) }) {
+            throw .invalidRequest(.credentialHeaderInBackground(endpoint: endpoint, header: header))
+        }
+        return request
     }
 
     /// Keeps `completionHandler` when `identifier` is the provider's background session's, and calls it
@@ -114,6 +147,14 @@ extension NetworkProvider {
         background.handleEvents { handler.call() }
         return true
     }
+}
+
+/// What a provider on a background session adds to its requests and refuses in them.
+struct BackgroundPolicy: Sendable {
+    /// Its configuration's credential headers.
+    let credentialHeaders: [String: String]
+    /// Whether its requests may carry credential headers.
+    let sendsCredentialHeaders: Bool
 }
 
 /// The system's events handler, received by a main-actor method and called only on the main queue.

@@ -14,7 +14,10 @@ extension NetworkProvider {
     /// resumes from the resume data URLSession leaves, up to `resumeAttempts` times; a resumed `206`
     /// without the strong validator of the answer it continues starts the file over. A resume sends the
     /// request URLSession saved with its resume data, not the one the middlewares make for that attempt.
-    /// The endpoint's `deadline` ends such a download without resuming it.
+    /// The endpoint's `deadline` ends such a download without resuming it. On a background session
+    /// (``init(sessionConfiguration:delegate:delegateQueue:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``)
+    /// the deadline is ignored, and the file is put in place as soon as URLSession hands it over, before
+    /// the middlewares and the status check see the answer.
     ///
     /// Otherwise the body is written to a hidden file beside `destination` as it arrives.
     /// On Linux (or with a ``Configuration/downloadWindow`` set), a `GET` through a `URLSession` is

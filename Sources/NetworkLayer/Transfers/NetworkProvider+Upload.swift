@@ -145,9 +145,9 @@ extension NetworkProvider {
             // A background upload goes on while the app is suspended and reports nothing meanwhile:
             // URLSession's own timeout watches it, not the provider's timers (uptime runs on while the
             // app is suspended, and they would cancel it when it wakes).
-            try transfers.checkCredentials(of: request, endpoint: endpoint.name)
             var request = request
             if transfers.isBackground {
+                request = try backgroundRequest(request, endpoint: endpoint.name)
                 request.timeoutInterval = Self.idleTimeoutInterval(endpoint.timeout)
             }
             let handler = TransferHandler(

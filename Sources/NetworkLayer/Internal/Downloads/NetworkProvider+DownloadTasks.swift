@@ -55,13 +55,13 @@ extension NetworkProvider {
         for endpoint: Endpoint<Response>, into file: DownloadTaskFile, to destination: URL,
         on transfers: TransferSession, progress: (@Sendable (TransferProgress) -> Void)?
     ) -> NetworkMiddleware.Next {
-        { [deadlines = configuration.deadlines] request in
+        { [self] request in
             try Task.checkCancellation()
             var request = Self.uncompressed(request)
             // URLSession's own timeout watches for a stall, so that a stalled task leaves resume data;
             // the provider's timer keeps the total deadline.
             request.timeoutInterval = Self.idleTimeoutInterval(endpoint.timeout)
-            try transfers.checkCredentials(of: request, endpoint: endpoint.name)
+            if transfers.isBackground { request = try backgroundRequest(request, endpoint: endpoint.name) }
             let resumeData = file.takeResumeData()
             let sink = DownloadTaskSink(
                 file: file, accepts: endpoint.acceptableStatusCodes, resumed: resumeData != nil,
@@ -70,7 +70,7 @@ extension NetworkProvider {
             // provider's deadline would cancel it when the app wakes.
             let handler = TransferHandler(
                 sink: sink, idleTimeout: nil, deadline: transfers.isBackground ? nil : endpoint.deadline,
-                deadlines: deadlines, progress: nil)
+                deadlines: configuration.deadlines, progress: nil)
             defer { CurrentAttempt.received(handler.counts.received) }
             // What a process without this caller needs to finish the task: a resumed answer must carry
             // the validator of the bytes it continues.

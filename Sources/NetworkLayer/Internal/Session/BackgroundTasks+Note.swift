@@ -15,14 +15,15 @@ extension BackgroundTasks {
         var destination: String?
         /// The strong validator a resumed download's answer must carry.
         var validator: String?
-        /// A temporary upload body NetworkLayer wrote (a multipart form), removed when the task ends.
+        /// The name of a temporary upload body NetworkLayer wrote in the temporary folder (a multipart
+        /// form), removed when the task ends. A name, since the folder moves with an iOS app's container.
         var temporaryBody: String?
 
         init(endpoint: String, destination: URL?, validator: String? = nil, temporaryBody: URL? = nil) {
             self.endpoint = endpoint
             self.destination = destination.map(Self.homeRelative)
             self.validator = validator
-            self.temporaryBody = temporaryBody?.path
+            self.temporaryBody = temporaryBody?.lastPathComponent
         }
 
         /// The note as a task description.
@@ -59,13 +60,12 @@ extension BackgroundTasks {
             return Note(endpoint: endpoint, destination: nil, temporaryBody: file)
         }
 
-        /// The temporary upload body, only if it is one NetworkLayer names in the temporary folder:
-        /// nothing else is ever removed on a description's word.
+        /// The temporary upload body in this launch's temporary folder, only if its name is one
+        /// NetworkLayer gives: nothing else is ever removed on a description's word.
         var temporaryBodyURL: URL? {
-            guard let path = temporaryBody, Self.isTemporaryBody(URL(fileURLWithPath: path)) else {
-                return nil
-            }
-            return URL(fileURLWithPath: path)
+            guard let name = temporaryBody, name.hasPrefix(Self.temporaryBodyPrefix), !name.contains("/")
+            else { return nil }
+            return FileManager.default.temporaryDirectory.appendingPathComponent(name)
         }
 
         private static func isTemporaryBody(_ url: URL) -> Bool {
@@ -82,12 +82,15 @@ extension BackgroundTasks {
             return path.hasPrefix(home + "/") ? "~/" + path.dropFirst(home.count + 1) : path
         }
 
-        /// `path` without a trailing `/` and without Darwin's `/private` prefix (`/private/var` is
-        /// `/var`), so two spellings of one folder compare equal.
+        /// `path` without a trailing `/` and, on Apple platforms, without the `/private` prefix
+        /// (`/private/var` is `/var` there), so two spellings of one folder compare equal.
         private static func canonical(_ path: String) -> String {
             var path = path
             while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-            return path.hasPrefix("/private/") ? String(path.dropFirst("/private".count)) : path
+            #if canImport(Darwin)
+                if path.hasPrefix("/private/") { path = String(path.dropFirst("/private".count)) }
+            #endif
+            return path
         }
     }
 }

@@ -28,26 +28,30 @@ final class BackgroundTasks: Sendable {
 
     /// The session's identifier.
     let identifier: String
-    /// Whether requests may carry credential headers, which a background session sends along redirects.
-    let sendsCredentialHeaders: Bool
     private let orphans = Locked<[Int: Orphan]>([:])
     private let events = Locked(Events())
     private let report: Locked<@Sendable (BackgroundTransfer) -> Void>
     private let handlerQueue: DispatchQueue
+    /// The session's delegate queue, where a handler that comes after the events waits for any that
+    /// are still queued.
+    private let delegateQueue = Locked<OperationQueue?>(nil)
 
     /// - Parameters:
     ///   - identifier: The session's identifier.
-    ///   - sendsCredentialHeaders: Whether requests may carry credential headers.
     ///   - report: Called once per orphaned task that carries a ``Note``.
     ///   - handlerQueue: Where the system's events handler is called: the main queue, as UIKit asks.
     init(
-        identifier: String, sendsCredentialHeaders: Bool = false,
-        report: @escaping @Sendable (BackgroundTransfer) -> Void, handlerQueue: DispatchQueue = .main
+        identifier: String, report: @escaping @Sendable (BackgroundTransfer) -> Void,
+        handlerQueue: DispatchQueue = .main
     ) {
         self.identifier = identifier
-        self.sendsCredentialHeaders = sendsCredentialHeaders
         self.report = Locked(report)
         self.handlerQueue = handlerQueue
+    }
+
+    /// The session's delegate queue, once the session exists.
+    func deliversEvents(on queue: OperationQueue) {
+        delegateQueue.withLock { $0 = queue }
     }
 
     /// Where orphaned tasks report now.
@@ -69,8 +73,9 @@ final class BackgroundTasks: Sendable {
         return true
     }
 
-    /// An orphaned upload's answer: its first MiB is kept.
+    /// An orphaned upload's answer: its first MiB is kept (none for a task without a note).
     func received(_ data: Data, for task: URLSessionTask) {
+        guard Note(decoding: task.taskDescription) != nil else { return }
         orphans.withLock { orphans in
             let kept = orphans[task.taskIdentifier]?.body.count ?? 0
             let room = max(0, NetworkProvider.errorBodyLimit - kept)
@@ -125,8 +130,13 @@ final class BackgroundTasks: Sendable {
         guard let note = Note(decoding: task.taskDescription) else { return }
         if let temporary = note.temporaryBodyURL { try? FileManager.default.removeItem(at: temporary) }
         let response = orphan.response ?? task.response as? HTTPURLResponse
-        let kind: BackgroundTransfer.Kind =
-            note.destinationURL.map { .download(destination: $0) } ?? .upload
+        // The kind is the task's: a download task whose note names no destination is not one to report.
+        let kind: BackgroundTransfer.Kind
+        switch (task is URLSessionDownloadTask, note.destinationURL) {
+        case (true, let destination?): kind = .download(destination: destination)
+        case (false, _): kind = .upload
+        case (true, nil): return
+        }
         let report = report.withLock { $0 }
         report(
             BackgroundTransfer(
@@ -177,7 +187,14 @@ final class BackgroundTasks: Sendable {
             events.finishedWithoutHandler = false
             return true
         }
-        if now { handlerQueue.async(execute: handler) }
+        guard now else { return }
+        // Events of a later batch may already be queued: they are delivered first.
+        let handlerQueue = handlerQueue
+        if let queue = delegateQueue.withLock({ $0 }) {
+            queue.addOperation { handlerQueue.async(execute: handler) }
+        } else {
+            handlerQueue.async(execute: handler)
+        }
     }
 
     /// URLSession delivered every event the system held for the session: every handler kept is called.

@@ -131,8 +131,8 @@ final class TransferHandler: Sendable {
     /// Body bytes arrived; `response` is the task's, taken as the head when none was reported (a
     /// background upload task reports none: "not called for background upload tasks", Apple's header
     /// says of the response delegate method).
-    func receive(_ data: Data, response: URLResponse?) {
-        if !hasHead, let response, !receive(head: response) { return }
+    func receive(_ data: Data, response: @autoclosure () -> URLResponse?) {
+        if !hasHead, let response = response(), !receive(head: response) { return }
         receive(data)
     }
 

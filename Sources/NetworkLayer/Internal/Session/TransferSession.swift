@@ -53,21 +53,14 @@ final class TransferSession: Sendable {
             configuration.urlCache = nil
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         #endif
-        var kept: [AnyHashable: Any] = [:]
-        var credentials: [String: String] = [:]
-        for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
-            if Redaction.isSensitive(headerName: "\(name)") {
-                credentials["\(name)"] = "\(value)"
-            } else {
-                kept[name] = value
-            }
-        }
+        let (kept, credentials) = Self.split(configuration.httpAdditionalHeaders)
         configuration.httpAdditionalHeaders = kept
         credentialHeaders = credentials
         self.background = background
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "NetworkLayer.TransferSession"
+        background?.deliversEvents(on: queue)
         delegate = TransferDelegate(
             forwardingChallengesTo: userDelegate, on: userQueue ?? queue, background: background)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
@@ -127,8 +120,27 @@ final class TransferSession: Sendable {
         handler.start(task)
     }
 
-    /// `request` with the configuration's credential headers it does not set itself.
+    /// `headers` as the ones URLSession may add to every request, and the credential headers among them.
+    static func split(_ headers: [AnyHashable: Any]?) -> (
+        kept: [AnyHashable: Any], credentials: [String: String]
+    ) {
+        var kept: [AnyHashable: Any] = [:]
+        var credentials: [String: String] = [:]
+        for (name, value) in headers ?? [:] {
+            if Redaction.isSensitive(headerName: "\(name)") {
+                credentials["\(name)"] = "\(value)"
+            } else {
+                kept[name] = value
+            }
+        }
+        return (kept, credentials)
+    }
+
+    /// `request` with the configuration's credential headers it does not set itself. A background
+    /// session's requests get their provider's instead (``NetworkProvider/backgroundRequest(_:endpoint:)``):
+    /// its session may be another provider's.
     private func withCredentials(_ request: URLRequest) -> URLRequest {
+        guard !isBackground else { return request }
         var request = request
         for (name, value) in credentialHeaders where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
@@ -137,7 +149,7 @@ final class TransferSession: Sendable {
     }
 
     /// Lets running transfers finish, then releases the session and its delegate. A background session
-    /// is kept for the process instead (see ``background(like:)``).
+    /// is kept for the process instead (see ``background(like:delegate:on:background:)``).
     func invalidate() {
         guard !isBackground else { return }
         session.finishTasksAndInvalidate()
@@ -225,7 +237,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
             background?.received(data, for: dataTask)
             return
         }
-        handler.receive(data, response: dataTask.response)
+        handler.receive(data, response: dataTask.response)  // read only when no head has come
     }
 
     func urlSession(
