@@ -436,6 +436,8 @@ final class BackgroundSessionTests: Sendable {
             try await refusing.download(echo, to: self.folder.appendingPathComponent("r"))
         }
         let file = try await sending.download(echo, to: folder.appendingPathComponent("s"))
+        let keylessFile = try await provider(identifier: identifier, sendsCredentialHeaders: true)
+            .download(echo, to: folder.appendingPathComponent("k"))
         // Then the first B refuses, as it was made to, and the second sends B's key, not A's
         guard
             case NetworkError.invalidRequest(.credentialHeaderInBackground(_, "X-Api-Key"))? = refused
@@ -446,6 +448,9 @@ final class BackgroundSessionTests: Sendable {
         }
         let echoed = try JSONDecoder().decode(Echo.self, from: Data(contentsOf: file.url))
         #expect(echoed.headers["x-api-key"] == "B")
+        // and one with no key of its own sends none, A's least of all
+        let keylessEcho = try JSONDecoder().decode(Echo.self, from: Data(contentsOf: keylessFile.url))
+        #expect(keylessEcho.headers["x-api-key"] == nil)
     }
 
     @Test func aDownloadIsInPlaceBeforeTheMiddlewaresSeeItsAnswer() async throws {
@@ -509,9 +514,15 @@ final class BackgroundSessionTests: Sendable {
     }
 
     @Test func urlSessionsOwnResponseRefusesABackgroundSessionBeforeAnyTaskIsMade() async throws {
-        // Given a session whose configuration has an identifier, as a background one has
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.identifier = "downloads-\(UUID().uuidString)"
+        // Given a session whose configuration has an identifier, as a background one has (Linux has no
+        // background configuration, but lets a configuration be given an identifier)
+        #if canImport(FoundationNetworking)
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.identifier = "downloads-\(UUID().uuidString)"
+        #else
+            let configuration = URLSessionConfiguration.background(
+                withIdentifier: "downloads-\(UUID().uuidString)")
+        #endif
         let session = URLSession(configuration: configuration)
         // When
         let failure = await error {

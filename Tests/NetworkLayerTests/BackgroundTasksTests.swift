@@ -184,6 +184,19 @@ struct BackgroundTasksTests {
             ))
     }
 
+    @Test func privateIsReadAsTheFolderItNamesOnAppleOnly() {
+        // Given a path that does not exist, so that nothing resolves it
+        let path = "/private/var/nothing-\(UUID().uuidString)/t.mp4"
+        // When
+        let canonical = BackgroundTasks.Note.canonical(path)
+        // Then
+        #if canImport(Darwin)
+            #expect(canonical == String(path.dropFirst("/private".count)))
+        #else
+            #expect(canonical == path)
+        #endif
+    }
+
     @Test func aDestinationSpelledThroughPrivateIsStillRelativeToTheHomeFolder() {
         // Given the home folder as Darwin's temporary folder spells it (/private/var is /var)
         let destination = URL(fileURLWithPath: "/private" + NSHomeDirectory()).appendingPathComponent("t.mp4")
@@ -252,14 +265,30 @@ struct BackgroundTasksTests {
         background.deliversEvents(on: delegateQueue)
         background.eventsFinished()
         delegateQueue.isSuspended = true
-        let calls = Recorder<Int>()
+        let calls = Recorder<String>()
+        delegateQueue.addOperation { calls.append("event") }
         // When the handler comes
-        await drained(handlerQueue) { background.handleEvents { calls.append(1) } }
+        await drained(handlerQueue) { background.handleEvents { calls.append("handler") } }
         // Then it waits for the queued events, and is called after them
         #expect(calls.values.isEmpty)
         delegateQueue.isSuspended = false
         await withCheckedContinuation { done in delegateQueue.addOperation { done.resume() } }
         await drained(handlerQueue) {}
+        #expect(calls.values == ["event", "handler"])
+    }
+
+    @Test func aTaskEndingClearsTheMarkOfEventsNoHandlerCameFor() async {
+        // Given events no handler came for, then a task of a later batch that ended
+        let queue = DispatchQueue(label: "handler")
+        let background = BackgroundTasks(identifier: "downloads", report: { _ in }, handlerQueue: queue)
+        background.eventsFinished()
+        background.taskEnded()
+        let calls = Recorder<Int>()
+        // When that batch's handler comes
+        await drained(queue) { background.handleEvents { calls.append(1) } }
+        // Then it waits for its own batch's end
+        #expect(calls.values.isEmpty)
+        await drained(queue) { background.eventsFinished() }
         #expect(calls.values == [1])
     }
 }

@@ -44,8 +44,9 @@ extension NetworkProvider {
     /// A process has one session per background identifier: a provider made again with the same one (or
     /// two at once) shares the session made first, with its configuration's other headers, limits and
     /// `delegate`, and the newest provider's `finishedInBackground` hears of orphaned transfers. The
-    /// session is kept for the process. The credential headers of each provider's configuration, and
-    /// `sendsCredentialHeaders`, stay each provider's own.
+    /// session is kept for the process, with the first configuration's cookie and credential storage.
+    /// The credential headers of each provider's configuration, and `sendsCredentialHeaders`, stay each
+    /// provider's own.
     ///
     /// With any other configuration, the provider works as one given a session of that configuration
     /// (see ``init(session:middlewares:configuration:)``).
@@ -56,7 +57,8 @@ extension NetworkProvider {
     ///     delegate of a session given to ``init(session:middlewares:configuration:)`` does; `nil` for
     ///     URLSession's default handling.
     ///   - delegateQueue: Where `delegate` is called (`.main` for a main-actor delegate); NetworkLayer's
-    ///     own serial queue by default.
+    ///     own serial queue by default. Like `delegate`, ignored when the process's session for the
+    ///     identifier exists already.
     ///   - middlewares: Run in order around every request, the first outermost; none by default.
     ///   - configuration: The provider's options; see ``Configuration``.
     ///   - sendsCredentialHeaders: Whether a background session's requests may carry credential headers,
@@ -113,9 +115,15 @@ extension NetworkProvider {
     /// headers it does not set itself, refused when it carries a credential header this provider may not
     /// send (a background session follows redirects itself, to any host, and no guard sees them).
     func backgroundRequest(_ request: URLRequest, endpoint: String) throws(NetworkError) -> URLRequest {
-        guard let policy = backgroundPolicy.withLock({ $0 }) else { return request }
+        // Without a policy of its own, a provider sends no credential header of its configuration and
+        // may send none.
+        let policy =
+            backgroundPolicy.withLock { $0 }
+            ?? BackgroundPolicy(credentialHeaders: [:], sendsCredentialHeaders: false)
         var request = request
-        for (name, value) in policy.credentialHeaders where request.value(forHTTPHeaderField: name) == nil {
+        // In a fixed order: names that differ only in case are one header, the first in that order.
+        for (name, value) in policy.credentialHeaders.sorted(by: { $0.key < $1.key })
+        where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }
         guard !policy.sendsCredentialHeaders else { return request }

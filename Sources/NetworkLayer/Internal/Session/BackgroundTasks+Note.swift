@@ -84,7 +84,7 @@ extension BackgroundTasks {
 
         /// `path` without a trailing `/` and, on Apple platforms, without the `/private` prefix
         /// (`/private/var` is `/var` there), so two spellings of one folder compare equal.
-        private static func canonical(_ path: String) -> String {
+        static func canonical(_ path: String) -> String {
             var path = path
             while path.count > 1, path.hasSuffix("/") { path.removeLast() }
             #if canImport(Darwin)

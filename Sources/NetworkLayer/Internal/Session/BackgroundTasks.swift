@@ -197,6 +197,11 @@ final class BackgroundTasks: Sendable {
         }
     }
 
+    /// A task of the session ended: a mark left by earlier events no handler came for is stale now.
+    func taskEnded() {
+        events.withLock { $0.finishedWithoutHandler = false }
+    }
+
     /// URLSession delivered every event the system held for the session: every handler kept is called.
     func eventsFinished() {
         let handlers = events.withLock { events -> [@Sendable () -> Void] in

@@ -55,7 +55,8 @@ final class TransferSession: Sendable {
         #endif
         let (kept, credentials) = Self.split(configuration.httpAdditionalHeaders)
         configuration.httpAdditionalHeaders = kept
-        credentialHeaders = credentials
+        // A background session may serve other providers later: each adds its own credentials.
+        credentialHeaders = background == nil ? credentials : [:]
         self.background = background
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -272,6 +273,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        background?.taskEnded()
         guard let handler = handlers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
             background?.completed(task, error: error)
             return
