@@ -73,19 +73,25 @@ final class DownloadTaskTests: Sendable {
         // When its task is looked for (for 30 s at most)
         let session = try provider.transfers(for: URLSession(configuration: .ephemeral), endpoint: "").session
         var kinds: [Bool] = []
+        var described = false
         let deadline = ContinuousClock.now + .seconds(30)
         while kinds.isEmpty, ContinuousClock.now < deadline {
-            kinds = await withCheckedContinuation { answer in
+            (kinds, described) = await withCheckedContinuation { answer in
                 session.getAllTasks { tasks in
-                    answer.resume(returning: tasks.map { $0 is URLSessionDownloadTask })
+                    answer.resume(
+                        returning: (
+                            tasks.map { $0 is URLSessionDownloadTask },
+                            tasks.contains { $0.taskDescription != nil }
+                        ))
                 }
             }
             if kinds.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         }
         download.cancel()
         _ = await download.value
-        // Then it is a download task
+        // Then it is a download task, with no note: only a background session's tasks carry one
         #expect(kinds == [true])
+        #expect(!described)
     }
 
     @Test func aDownloadTaskReportsProgressUpToTheAnnouncedTotal() async throws {

@@ -156,7 +156,9 @@ extension NetworkProvider {
                 deadlines: configuration.deadlines,
                 progress: sent)
             transfers.start(
-                request, uploading: body, note: .upload(endpoint: endpoint.name, body: body), handler: handler
+                request, uploading: body,
+                note: transfers.isBackground ? .upload(endpoint: endpoint.name, body: body) : nil,
+                handler: handler
             )
             _ = try await handler.head()
             CurrentAttempt.responseStarted()

@@ -72,11 +72,13 @@ extension NetworkProvider {
                 sink: sink, idleTimeout: nil, deadline: transfers.isBackground ? nil : endpoint.deadline,
                 deadlines: configuration.deadlines, progress: nil)
             defer { CurrentAttempt.received(handler.counts.received) }
-            // What a process without this caller needs to finish the task: a resumed answer must carry
-            // the validator of the bytes it continues.
-            let note = BackgroundTasks.Note(
-                endpoint: endpoint.name, destination: destination,
-                validator: resumeData == nil ? nil : file.validator)
+            // On a background session, what a process without this caller needs to finish the task: a
+            // resumed answer must carry the validator of the bytes it continues.
+            let note =
+                transfers.isBackground
+                ? BackgroundTasks.Note(
+                    endpoint: endpoint.name, destination: destination,
+                    validator: resumeData == nil ? nil : file.validator) : nil
             transfers.startDownload(request, resumingFrom: resumeData, note: note, handler: handler)
             return try await Self.answer(of: handler, sink: sink, file: file, timeout: endpoint.timeout)
         }

@@ -90,14 +90,9 @@ final class BackgroundTasks: Sendable {
         let head = task.response as? HTTPURLResponse
         var orphan = Orphan(response: head)
         let note = Note(decoding: task.taskDescription)
-        if let note, let destination = note.destinationURL, let head, (200..<300).contains(head.statusCode) {
-            guard Self.isWhole(head, resuming: note.validator) else {
-                // Part of a file, or another version's bytes after a resume: not a file to put in place.
-                try? FileManager.default.removeItem(at: location)
-                orphan.failure = .transport(URLError(.cannotParseResponse))
-                orphans.withLock { $0[task.taskIdentifier] = orphan }
-                return
-            }
+        if let note, let destination = note.destinationURL, let head, (200..<300).contains(head.statusCode),
+            Self.isWhole(head, resuming: note.validator)
+        {
             let file = DownloadTaskFile(destination: destination)
             do {
                 try file.adopt(location)
@@ -108,6 +103,10 @@ final class BackgroundTasks: Sendable {
             }
         } else {
             try? FileManager.default.removeItem(at: location)
+            // A `2xx` that is part of a file, or another version's bytes after a resume.
+            if let head, (200..<300).contains(head.statusCode) {
+                orphan.failure = .transport(URLError(.cannotParseResponse))
+            }
         }
         orphans.withLock { $0[task.taskIdentifier] = orphan }
     }

@@ -87,7 +87,8 @@ final class TransferSession: Sendable {
     }
 
     /// Starts `request` (uploading `body`, when given) and reports its events to `handler`. On a
-    /// background session, the task carries `note`, for a process that finds it without a caller.
+    /// background session, the task carries `note` (`nil` elsewhere), for a process that finds it without
+    /// a caller.
     func start(
         _ request: URLRequest, uploading body: UploadBody? = nil, note: BackgroundTasks.Note? = nil,
         handler: TransferHandler
@@ -116,7 +117,7 @@ final class TransferSession: Sendable {
     }
 
     private func run(_ task: URLSessionTask, note: BackgroundTasks.Note?, handler: TransferHandler) {
-        if isBackground { task.taskDescription = note?.encoded }
+        if let note { task.taskDescription = note.encoded }
         delegate.register(handler, for: task)
         handler.start(task)
     }
