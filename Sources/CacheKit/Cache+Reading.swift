@@ -109,7 +109,7 @@ extension Cache {
                 // The key changed after our miss (a load finished, or a store, remove or removeAll ran):
                 // look again rather than load a value that may be older, or load twice.
                 if loads.changed(key, since: before) { return .lookAgain }
-                let flight = LoadFlight<Value>()
+                let flight = LoadFlight<Value>(laneToken: lanes.makeSponsoredToken())
                 loads.flights[key] = flight
                 return .join(flight, waiter: flight.makeWaiter(), isNew: true)
             }
@@ -121,6 +121,9 @@ extension Cache {
             case .join(let joined, let joinedWaiter, let new):
                 (flight, waiter, isNew) = (joined, joinedWaiter, new)
             }
+            // A caller holding a lane (a tier reading through its cache) lends the load its right to pass
+            // a waiting removeAll, which waits for that caller: the load may read through the cache too.
+            lanes.sponsor(flight.laneToken)
             if isNew { flight.start { await self.runLoad(flight, forKey: key, load) } }
             do {
                 let value = try await flight.wait(waiter) { [weak self] in self?.forget(flight, forKey: key) }
@@ -135,11 +138,13 @@ extension Cache {
         _ flight: LoadFlight<Value>, forKey key: String,
         _ load: @escaping @Sendable () async throws -> LoadedValue<Value>
     ) async {
-        let result: Result<LoadedValue<Value>, any Error>
-        do {
-            result = .success(try await load())
-        } catch {
-            result = .failure(error)
+        defer { lanes.endSponsorship(flight.laneToken) }
+        let result: Result<LoadedValue<Value>, any Error> = await lanes.runSponsored(flight.laneToken) {
+            do {
+                return .success(try await load())
+            } catch {
+                return .failure(error)
+            }
         }
         if case .success(let loaded) = result {
             // A store, remove or removeAll of the key since the load began wins over its value. So does a

@@ -82,6 +82,9 @@ extension Cache {
     }
 
     /// Removes every entry from every tier, after the operations already running on any key.
+    ///
+    /// Calls made while it waits queue behind it, except a hit in the front memory tier, which answers
+    /// at once, and the calls of a tier it waits for (and of the loads that tier joined), which go first.
     /// - Throws: ``CacheError`` when a tier cannot remove its entries.
     public func removeAll() async throws(CacheError) {
         let failure = await lanes.runExclusive { () async -> CacheError? in

@@ -10,22 +10,27 @@
 ///   gets the next one without queueing behind a waiting exclusive operation, which waits for that very
 ///   task: queueing there would wait forever. A task holds a lane while its lease is live; an
 ///   unstructured task started inside inherits the lease but loses the right when the lane is released.
+/// - Sponsoring: a shared load runs under a token of its own (``runSponsored(_:_:)``), which a lane
+///   holder that waits for the load lends its right to (``sponsor(_:)``): the load's own reads then pass
+///   a waiting exclusive operation while a holder waits for them, and queue as any caller once none does.
 /// - Cancellation: a read waiting for its lane (``runUnlessCancelled(_:_:)``) leaves at once when its task
 ///   is cancelled. Stores and removes keep their place: skipping one would reorder the key's writes.
 final class KeyLanes: Sendable {
-    private typealias Continuation = CheckedContinuation<Bool, Never>
+    typealias Continuation = CheckedContinuation<Bool, Never>
 
-    private struct Waiter: Sendable {
+    struct Waiter: Sendable {
         let id: UInt64
         let continuation: Continuation
+        /// The lease or sponsored token of the task waiting, whose right to pass may come later.
+        var held: UInt64? = nil
     }
 
-    private enum Queued: Sendable {
+    enum Queued: Sendable {
         case key(String, Waiter)
         case exclusive(Waiter)
     }
 
-    private struct State: Sendable {
+    struct State: Sendable {
         /// Keys in use, each with the callers waiting for it, first come first.
         var busy: [String: [Waiter]] = [:]
         var exclusive = false
@@ -36,6 +41,8 @@ final class KeyLanes: Sendable {
         var cancelled: Set<UInt64> = []
         /// The leases of the lanes held now; a task whose lease is here holds a lane.
         var leases: Set<UInt64> = []
+        /// The tokens of running loads, each with the leases (or tokens) of the tasks waiting for it.
+        var sponsors: [UInt64: Set<UInt64>] = [:]
         var nextID: UInt64 = 0
 
         /// A new lease for a lane just taken.
@@ -48,10 +55,11 @@ final class KeyLanes: Sendable {
         var isOpen: Bool { !exclusive && queue.isEmpty }
     }
 
-    private let state = Locked(State())
+    let state = Locked(State())
 
-    /// The lease of the lane the current task holds, and of which lanes (nested calls bypass the queue).
-    @TaskLocal private static var holder: (lanes: ObjectIdentifier, lease: UInt64)?
+    /// The lease of the lane the current task holds (or the token of the load it runs), and of which
+    /// lanes (nested calls bypass the queue).
+    @TaskLocal static var holder: (lanes: ObjectIdentifier, lease: UInt64)?
 
     /// Runs `body` holding `key`'s lane; waits for it however long, cancelled or not.
     func run<T, Failure: Error>(_ key: String, _ body: () async throws(Failure) -> T) async throws(Failure)
@@ -127,7 +135,7 @@ final class KeyLanes: Sendable {
         let held = Self.holder.flatMap { $0.lanes == ObjectIdentifier(self) ? $0.lease : nil }
         let first = state.withLock { state -> (lease: UInt64?, waitID: UInt64?) in
             if unlessExclusivePending, !state.isOpen { return (nil, nil) }
-            let nested = held.map { state.leases.contains($0) } ?? false
+            let nested = state.mayNest(held)
             if state.busy[key] == nil, state.isOpen || (nested && !state.exclusive) {
                 state.busy[key] = []
                 return (state.lease(), nil)
@@ -141,13 +149,12 @@ final class KeyLanes: Sendable {
                 let resume = self.state.withLock { state -> Bool? in
                     if state.cancelled.remove(id) != nil { return false }
                     if unlessExclusivePending, !state.isOpen { return false }
-                    let nested = held.map { state.leases.contains($0) } ?? false
-                    let mayPass = state.isOpen || (nested && !state.exclusive)
+                    let mayPass = state.isOpen || (state.mayNest(held) && !state.exclusive)
                     if state.busy[key] == nil, mayPass {
                         state.busy[key] = []
                         return true
                     }
-                    let waiter = Waiter(id: id, continuation: continuation)
+                    let waiter = Waiter(id: id, continuation: continuation, held: held)
                     if mayPass {
                         state.busy[key, default: []].append(waiter)
                     } else {
@@ -236,7 +243,7 @@ final class KeyLanes: Sendable {
     /// Lets the queue through in call order: each key caller takes its lane (or waits behind its key),
     /// up to the first exclusive operation, which starts once every lane is free and stops the rest.
     /// - Returns: The callers to resume, after unlocking.
-    private static func drain(_ state: inout State) -> [Continuation] {
+    static func drain(_ state: inout State) -> [Continuation] {
         var resumed: [Continuation] = []
         while !state.exclusive, let first = state.queue.first {
             switch first {

@@ -24,6 +24,12 @@ final class LoadFlight<Value: Sendable>: Sendable {
     struct Abandoned: Error {}
 
     private let state = Locked(State())
+    /// The token the load runs under in the cache's ``KeyLanes``, which callers holding a lane sponsor.
+    let laneToken: UInt64
+
+    init(laneToken: UInt64) {
+        self.laneToken = laneToken
+    }
 
     /// Starts `body` in a task of its own, unless every caller has already left. Called once.
     func start(_ body: @escaping @Sendable () async -> Void) {
