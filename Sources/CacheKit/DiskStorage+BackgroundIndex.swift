@@ -51,7 +51,16 @@ extension DiskStorage {
     ) -> (Data, StoredExpiration, UInt64)? {
         let seconds = now.timeIntervalSince1970
         // A store, remove or removeAll after this makes the renewal below stale: it is then not kept.
-        let changes = state.withLock { $0.changes }
+        let changes = state.withLock { state in
+            state.readingBeforeIndex[name, default: 0] += 1
+            return state.changes
+        }
+        defer {
+            state.withLock { state in
+                let left = (state.readingBeforeIndex[name] ?? 1) - 1
+                state.readingBeforeIndex[name] = left > 0 ? left : nil
+            }
+        }
         if let hook = beforeReadingFile.withLock({ $0 }) { hook(key) }
         let outcome = FileRead(
             path: path(of: name), key: key, sizeLimit: configuration.sizeLimit,

@@ -35,7 +35,7 @@ extension DiskStorage {
     /// What listing the folder found, before any entry is changed.
     struct DirectoryScan {
         var live: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
-        var expired: [(name: String, key: String?)] = []
+        var expired: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
         var damaged: [String] = []
         var unreadable: [String] = []
 
@@ -44,7 +44,7 @@ extension DiskStorage {
             switch read {
             case .entry(let entry, let lastAccess):
                 if entry.expiration.isExpired(at: seconds) {
-                    expired.append((name, entry.key))
+                    expired.append((name, entry, lastAccess))
                 } else {
                     live.append((name, entry, lastAccess))
                 }
@@ -83,17 +83,23 @@ extension DiskStorage {
     /// No store or remove began since the scan (each needs the index, or counts in `changes`, which a
     /// background build checks), so the files it removes are the ones it read. A file a read
     /// renewed before the index is read again here: the scan may have read its trailer as the read
-    /// rewrote it.
+    /// rewrote it. An expired file that a read before the index is still reading is indexed, not removed:
+    /// that read began while it was live, and settles it (renews it, or leaves it to expire on its next
+    /// use).
     func install(
         _ scan: DirectoryScan, into state: inout State, at seconds: Double, events: inout [CacheEvent]
     ) {
         var scan = scan
         if !state.earlyRenewals.isEmpty { rescan(Set(state.earlyRenewals.keys), at: seconds, in: &scan) }
         state.indexBuilds += 1
-        for (name, key) in scan.expired {
-            try? POSIXFile.remove(path(of: name))
+        for item in scan.expired {
+            if state.readingBeforeIndex[item.name] != nil {
+                scan.live.append(item)
+                continue
+            }
+            try? POSIXFile.remove(path(of: item.name))
             state.statistics.expirations += 1
-            if configuration.onEvent != nil { events.append(.expired(.disk, key: key ?? name)) }
+            if configuration.onEvent != nil { events.append(.expired(.disk, key: item.entry.key ?? item.name)) }
         }
         for name in scan.damaged { try? POSIXFile.remove(path(of: name)) }
         state.unreadable.formUnion(scan.unreadable)
@@ -193,8 +199,15 @@ extension DiskStorage {
 
     /// The files `removeAll` may delete: entry-named files carrying CacheKit's trailer, and stale
     /// temporary files.
-    func ownFiles() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directoryPath)) ?? []
+    /// - Throws: The failure to list the folder.
+    func ownFiles() throws(POSIXFile.Failure) -> [String] {
+        if listingFails.withLock({ $0 }) { throw POSIXFile.Failure(code: EMFILE) }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directoryPath)
+        } catch {
+            throw POSIXFile.Failure(code: Self.code(of: error))
+        }
         return names.filter { name in
             if TemporaryFile.isOurs(name) { return TemporaryFile.isStale(path(of: name)) }
             guard EntryFile.isEntryName(name.utf8) else { return false }

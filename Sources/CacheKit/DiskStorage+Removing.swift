@@ -49,14 +49,16 @@ extension DiskStorage {
     /// temporary file. Files the cache did not write, and other storages' temporary files still being
     /// written, are left alone; stores still writing when this is called are discarded. In async code the
     /// awaited form runs on CacheKit's disk queue.
-    /// - Throws: ``CacheError`` with operation `removeAll` when a file cannot be deleted; the entries
-    ///   removed before it stay removed.
+    /// - Throws: ``CacheError`` with operation `removeAll` when a file cannot be deleted, or when the
+    ///   folder cannot be listed before its index was built (out of descriptors), so its entries are not
+    ///   known; the entries removed before it stay removed, and the others are still served.
     public func removeAll() throws(CacheError) {
         var events: [CacheEvent] = []
         defer { emit(events) }
         let seconds = clock.now().timeIntervalSince1970
-        let (removed, unreadable) = state.withLock { state -> (ClockTable<String, IndexEntry>, Set<String>) in
-            _ = ensureIndex(&state, at: seconds, events: &events)
+        let (removed, unreadable, indexed) = state.withLock {
+            state -> (ClockTable<String, IndexEntry>, Set<String>, Bool) in
+            let indexed = ensureIndex(&state, at: seconds, events: &events)
             state.nextGeneration &+= 1
             state.changes &+= 1
             // A renewal read before the index may be of a file this replaces or removes.
@@ -67,7 +69,7 @@ extension DiskStorage {
                 state.totalSize = 0
                 state.unreadable = []
             }
-            return (state.index ?? ClockTable(), state.unreadable)
+            return (state.index ?? ClockTable(), state.unreadable, indexed)
         }
         if configuration.onEvent != nil {
             for name in removed.keysNewestFirst {
@@ -77,7 +79,20 @@ extension DiskStorage {
         // The files that carry CacheKit's trailer, and, by name, the entries indexed or seen unreadable (a
         // protected file on a locked device cannot be opened to check its trailer): read later, they
         // would bring back values stored before this call.
-        let listed = ownFiles()
+        let listed: [String]
+        do throws(POSIXFile.Failure) {
+            listed = try ownFiles()
+        } catch {
+            // Without an index, what the folder holds is unknown: the next use lists it again and finds
+            // the entries still there. With one, every entry is in it and is removed by name below.
+            if !indexed {
+                state.withLock { $0.index = nil }
+                throw CacheError(
+                    operation: .removeAll, key: nil, path: directoryPath,
+                    reason: .fileSystem(code: error.code, message: error.message))
+            }
+            listed = []
+        }
         let byName = Set(removed.keysNewestFirst).union(unreadable).subtracting(listed)
         for name in listed + byName.sorted() {
             let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)

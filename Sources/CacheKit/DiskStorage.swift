@@ -59,6 +59,9 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         /// Renewals by reads served from their file before the index existed: the renewed expiration
         /// (`nil` when the read did not change it), applied when the index is installed.
         var earlyRenewals: [String: StoredExpiration?] = [:]
+        /// The entry files reads before the index are reading now, with how many read each: an index
+        /// installed meanwhile keeps them, expired or not, for those reads to settle.
+        var readingBeforeIndex: [String: Int] = [:]
     }
 
     /// The configuration the storage was created with.

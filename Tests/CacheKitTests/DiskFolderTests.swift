@@ -257,6 +257,35 @@ struct RemoveWithoutIndexTests {
         #expect(storage.value(forKey: "k") == nil)
     }
 
+    @Test func aRemoveAllThatCannotListTheFolderThrowsAndHidesNothing() throws {
+        // Given an entry on disk, and a new storage that cannot list its folder (out of descriptors)
+        try DiskStorage<String>(in: folder, clock: clock).store("old", forKey: "k")
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        storage.listingFails.withLock { $0 = true }
+        // When everything is removed
+        let thrown = #expect(throws: CacheError.self) { try storage.removeAll() }
+        // Then it says so, naming the folder, and the entry it could not reach is still served once the
+        // folder can be listed: a remove removes or throws
+        #expect(thrown?.operation == .removeAll)
+        #expect(thrown?.path == storage.directoryURL.path)
+        storage.listingFails.withLock { $0 = false }
+        #expect(storage.value(forKey: "k") == "old")
+        #expect(storage.count == 1)
+    }
+
+    @Test func aRemoveAllThatCannotListTheFolderStillRemovesWhatItsIndexHolds() throws {
+        // Given a storage with its index built, that then cannot list its folder
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        try storage.store("v", forKey: "k")
+        storage.listingFails.withLock { $0 = true }
+        // When everything is removed
+        try storage.removeAll()
+        // Then every entry is gone: the index lists every file the storage has
+        #expect(!FileManager.default.fileExists(atPath: storage.fileURL(forKey: "k").path))
+        storage.listingFails.withLock { $0 = false }
+        #expect(storage.value(forKey: "k") == nil)
+    }
+
     @Test func aRemoveLeavesAForeignFileAloneWhenTheIndexCannotBeBuilt() throws {
         // Given a file that is not CacheKit's under the key's name
         let storage = try DiskStorage<String>(in: folder, clock: clock)
