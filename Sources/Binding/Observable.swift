@@ -138,18 +138,22 @@ public final class Observable<Value> {
     /// Registers `handler` (which returns false to end its own subscription) and delivers the current
     /// value to it, in order with every other delivery.
     ///
-    /// - Parameter seenVersion: When the value is still the one stored at this version (see
-    ///   ``snapshot()``), the current value is not delivered: the caller has it already, and gets only
-    ///   the changes after it. A newer value is delivered as usual.
+    /// - Parameters:
+    ///   - seenVersion: When the value is still the one stored at this version (see ``snapshot()``), the
+    ///     current value is not delivered: the caller has it already, and gets only the changes after
+    ///     it. A newer value is delivered as usual.
+    ///   - everyValue: Whether the handler receives every value whatever ``dropFirst(_:)`` asks (a
+    ///     two-way binding, which must copy each one).
     @usableFromInline
-    func addSubscriber(unlessStillAt seenVersion: UInt64? = nil, _ handler: @escaping Handler) -> Subscription
-    {
+    func addSubscriber(
+        unlessStillAt seenVersion: UInt64? = nil, everyValue: Bool = false, _ handler: @escaping Handler
+    ) -> Subscription {
         lock.lock()
         nextSubscriberID &+= 1
         var handler = handler
         // Only subscribers skip what ``dropFirst(_:)`` asks; an operator after it (the only caller that
         // passes `seenVersion`) starts from the current value and follows every change, whatever the count.
-        let skipped = seenVersion == nil ? skippedPerSubscriber : 0
+        let skipped = seenVersion == nil && !everyValue ? skippedPerSubscriber : 0
         if skipped > 0 {
             handler = Self.skipping(skipped, handler)
         }

@@ -82,6 +82,30 @@ struct OperatorTests {
         #expect(model.value == 3)
     }
 
+    @Test func aTwoWayBindingFromADropFirstObservableCopiesItsValueToTheOtherSide() {
+        // Given a dropFirst observable of "a", and a model holding "z"
+        let field = Observable("a").dropFirst()
+        let model = Observable("z")
+        // When they are bound
+        let binding = field.bind(to: model)
+        // Then the other side takes this side's value, as with any observable
+        #expect(model.value == "a")
+        #expect(field.value == "a")
+        _ = binding
+    }
+
+    @Test func aTwoWayBindingToADropFirstObservableCopiesItsFirstChange() {
+        // Given a model bound to a dropFirst(2) observable
+        let field = Observable(1).dropFirst(2)
+        let model = Observable(0)
+        let binding = model.bind(to: field)
+        // When the field changes
+        field.value = 2
+        // Then the change crossed at once
+        #expect(model.value == 2)
+        _ = binding
+    }
+
     @Test func aDerivedObservableDoesNotLeakItselfOrItsSource() {
         // Given
         weak var weakSource: Observable<Int>?

@@ -12,7 +12,8 @@ extension Observable where Value: Sendable & Equatable {
     /// stops: the two never ping-pong. Copies run one at a time, each copies the source's current value,
     /// and a copy never overwrites a value written to its target after the copy read it, so when two
     /// threads set the two sides at once the binding settles with both equal to the last write.
-    /// Neither observable retains the other.
+    /// Neither observable retains the other. A ``dropFirst(_:)`` on either side does not apply to the
+    /// binding, which copies every value.
     /// - Parameter other: The observable to keep equal to this one.
     /// - Returns: A token that ends the binding in both directions.
     public func bind(to other: Observable<Value>) -> Subscription {
@@ -26,8 +27,15 @@ extension Observable where Value: Sendable & Equatable {
             // A write to the target since the snapshot wins: its own copy back is queued behind this one.
             _ = target.send(value, ifStillAt: version)
         }
-        let forward = subscribe { _ in relay.submit(.forward) }
-        let backward = other.subscribe { _ in relay.submit(.backward) }
+        // Every value, whatever `dropFirst` asks of either side's subscribers: a binding copies them all.
+        let forward = addSubscriber(everyValue: true) { _ in
+            relay.submit(.forward)
+            return true
+        }
+        let backward = other.addSubscriber(everyValue: true) { _ in
+            relay.submit(.backward)
+            return true
+        }
         return Subscription(cancellingAll: [forward, backward])
     }
 }
