@@ -131,14 +131,17 @@ struct StreamingTests {
     }
 
     @Test func aStreamThatKeepsReceivingBytesNeverHitsItsIdleTimeout() async throws {
-        // Given pieces every 100 ms for 2.5 s, with a 1 s idle timeout
-        var trickle = endpoint("trickle", ["chunks": "25", "intervalMs": "100"])
-        trickle.timeout = .seconds(1)
+        // Given pieces every 100 ms for 4 s, with a 3 s idle timeout: a gap between pieces would have to
+        // stretch thirty times (a loaded machine under ThreadSanitizer stretched it nine) to reach it
+        var trickle = endpoint("trickle", ["chunks": "40", "intervalMs": "100"])
+        trickle.timeout = .seconds(3)
+        let started = ContinuousClock.now
         // When
         var received = 0
         for try await chunk in try await provider().stream(trickle) { received += chunk.count }
-        // Then all of it arrived, though the transfer took longer than the idle timeout
-        #expect(received == 25 * 1024)
+        // Then all of it arrived, and the transfer took longer than the idle timeout
+        #expect(received == 40 * 1024)
+        #expect(ContinuousClock.now - started > .seconds(3))
     }
 
     @Test func aStreamThatGoesQuietFailsWithItsIdleTimeout() async throws {
