@@ -80,7 +80,7 @@ public enum CompositionRoot {
             return PosterProvider(
                 api: kakaoAPI(environment), searches: try resolver.resolve(name: "kakao"),
                 images: try resolver.resolve(name: "images"), directory: environment.cacheDirectory,
-                secrets: environment.keys, warn: warn)
+                secrets: environment.keys, scope: posterScope(environment), warn: warn)
         }
         // View models are @MainActor: their factories run on the main actor, checked by the compiler.
         container.registerOnMainActor(DailyBoxOfficeViewModel.self) { @MainActor (resolver, day: Day) in
@@ -111,6 +111,15 @@ public enum CompositionRoot {
 
     /// Kakao's endpoints: the configured base URL when live, the official one (which the demo data
     /// answers) otherwise.
+    /// Whose answers the poster caches hold: who answered the search (the demo data, or the Kakao server
+    /// at its base URL) and whose film codes were searched for (the demo's, or the KOBIS server's). A run
+    /// in another mode, or against another server, never reads another's entries.
+    static func posterScope(_ environment: AppEnvironment) -> String {
+        let kakao = environment.isKakaoLive ? environment.kakaoBaseURL.absoluteString : "demo"
+        let kobis = environment.isKobisLive ? environment.kobisBaseURL.absoluteString : "demo"
+        return "kakao=\(kakao) kobis=\(kobis)"
+    }
+
     private static func kakaoAPI(_ environment: AppEnvironment) -> KakaoAPI {
         KakaoAPI(
             baseURL: environment.isKakaoLive ? environment.kakaoBaseURL : KakaoAPI.defaultBaseURL,

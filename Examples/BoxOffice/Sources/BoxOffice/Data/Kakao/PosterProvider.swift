@@ -25,6 +25,12 @@ public final class PosterProvider: PosterProviding {
     private let images: TieredStore<Data>
     /// The run's keys, which no image URL or search may carry.
     private let secrets: CarriedSecrets
+    /// What every cache key starts with: whose answers the entries are.
+    private let scope: String
+    /// How long "this film has no poster" is kept, from when the search answered (reads do not renew
+    /// it): an hour, so a poster posted later shows on a run soon after.
+    public static let noPosterLifetime: TimeInterval = 3_600
+    private let clock: CacheClock
 
     /// Creates the provider.
     /// - Parameters:
@@ -34,12 +40,17 @@ public final class PosterProvider: PosterProviding {
     ///   - directory: Where the caches keep their files.
     ///   - clock: The caches' time source; the system clock by default.
     ///   - secrets: The run's API keys: an image URL or a title carrying one is refused; none by default.
+    ///   - scope: Whose answers the entries are (the mode and the base URLs of the search and of the
+    ///     film codes): entries of another scope in the same folder are never read.
     ///   - warn: Told once, in words, when the folder cannot be used and posters stay in memory.
     public init(
         api: KakaoAPI, searches: NetworkProvider, images: NetworkProvider, directory: URL,
-        clock: CacheClock = .system, secrets: [String] = [], warn: @Sendable (String) -> Void = { _ in }
+        clock: CacheClock = .system, secrets: [String] = [], scope: String = "",
+        warn: @Sendable (String) -> Void = { _ in }
     ) {
         self.secrets = CarriedSecrets(secrets)
+        self.scope = scope
+        self.clock = clock
         self.api = api
         self.searchProvider = searches
         self.imageProvider = images
@@ -71,15 +82,19 @@ public final class PosterProvider: PosterProviding {
 
     private func findPoster(movieCode: String, title: String) async throws -> Poster? {
         guard !secrets.appear(in: title) else { throw PosterError.carriesCredentials(.title) }
-        let (found, _) = try await searches.value(forKey: movieCode) { [api, searchProvider, secrets] in
+        let searchKey = "\(scope) search \(movieCode)"
+        let (found, _) = try await searches.value(forKey: searchKey) { [api, searchProvider, secrets, clock] in
             do {
                 let response = try await searchProvider.send(api.posterSearch(title: title))
                 let found = response.documents.first?.imageURL ?? ""
-                // Checked before it is cached: a URL carrying a key is never written to a cache file.
-                if secrets.appear(in: found) || CarriedSecrets.hasUserInfo(found) {
-                    throw PosterError.carriesCredentials(.imageURL)
+                // Checked before it is cached: a URL carrying a key, or one that cannot be followed, is
+                // never written to a cache file; nothing found is kept briefly.
+                guard !found.isEmpty else {
+                    let until = clock.now().addingTimeInterval(Self.noPosterLifetime)
+                    return LoadedValue(found, expiration: .date(until))
                 }
-                return found
+                try Self.checkImageURL(found, secrets: secrets)
+                return LoadedValue(found, expiration: nil)
             } catch let NetworkError.unacceptableStatus(failure) {
                 guard let kakao = failure.decodeBody(as: KakaoErrorBody.self) else {
                     throw NetworkError.unacceptableStatus(failure)
@@ -88,22 +103,32 @@ public final class PosterProvider: PosterProviding {
                     status: failure.statusCode, type: kakao.errorType, message: kakao.message)
             }
         }
-        guard !found.isEmpty, let url = URL(string: found) else { return nil }
+        guard !found.isEmpty else { return nil }
         // Checked again as read: an entry cached before this rule existed, or by another program, is
         // never followed either.
-        if secrets.appear(in: found) || CarriedSecrets.hasUserInfo(found) {
-            throw PosterError.carriesCredentials(.imageURL)
-        }
-        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-            throw PosterError.unsupportedURL(scheme: url.scheme ?? "")
-        }
-        let (image, source) = try await images.value(forKey: url.absoluteString) { [api, imageProvider] in
+        let url = try Self.checkImageURL(found, secrets: secrets)
+        let imageKey = "\(scope) image \(url.absoluteString)"
+        let (image, source) = try await images.value(forKey: imageKey) { [api, imageProvider] in
             let data = try await imageProvider.send(api.image(at: url))
             try PosterError.checkImage(data, limit: Self.maximumImageBytes)
             return data
         }
-        return Poster(
-            url: url, file: images.file(forKey: url.absoluteString), imageData: image, source: source)
+        // Bytes read from disk are checked as the network's are: the folder is not trusted more.
+        try PosterError.checkImage(image, limit: Self.maximumImageBytes)
+        return Poster(url: url, file: images.file(forKey: imageKey), imageData: image, source: source)
+    }
+
+    /// `text` as an image URL to follow: http or https, carrying no user name, password or key.
+    @discardableResult
+    private static func checkImageURL(_ text: String, secrets: CarriedSecrets) throws -> URL {
+        if secrets.appear(in: text) || CarriedSecrets.hasUserInfo(text) {
+            throw PosterError.carriesCredentials(.imageURL)
+        }
+        guard let url = URL(string: text) else { throw PosterError.unsupportedURL(scheme: "") }
+        guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+            throw PosterError.unsupportedURL(scheme: url.scheme ?? "")
+        }
+        return url
     }
 }
 
