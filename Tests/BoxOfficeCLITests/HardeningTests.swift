@@ -101,7 +101,7 @@ struct HardeningTests {
         // And each key went to its own API only: KOBIS's in its query, Kakao's in its header (a title
         // echoing KOBIS's key is not sent to Kakao's search; an image URL carrying Kakao's is not followed)
         let requests = try await server.requests()
-        #expect(requests.contains { $0.path.hasPrefix("/posters/") || $0.path.hasPrefix("/notimage/") })
+        #expect(requests.contains { $0.path.hasPrefix("/posters/") || $0.path.hasPrefix("/html-page/") })
         for request in requests {
             let sent = request.path + "\(request.headers)"
             if sent.contains(Self.sentinel + "K") {
@@ -214,7 +214,7 @@ struct HardeningTests {
         #expect(first.status == 0)
         #expect(first.errors.contains("warning: poster unavailable: the image URL did not return a PNG"))
         #expect(second.errors.contains("warning: poster unavailable"))
-        let hits = try await server.requests().filter { $0.path.hasPrefix("/notimage/") }
+        let hits = try await server.requests().filter { $0.path.hasPrefix("/html-page/") }
         #expect(hits.count == 2)
     }
 

@@ -159,6 +159,20 @@ struct OfflineCacheTests {
         }
     }
 
+    @Test(arguments: ["영화 SECRETKEY42X: 속편", "영화 secretkey42xyz"])
+    func aValueCarryingPartOfAKeyOrTheKeyInAnotherCaseIsNotWritten(title: String) async throws {
+        // Given a server echoing eight characters of the key mid-title, or the key in small letters
+        let origin = CountingOrigin()
+        origin.title = title
+        let past = today.adding(days: -7)
+        // When the chart is fetched twice
+        for _ in 0..<2 {
+            _ = try await repository(origin, secrets: ["SECRETKEY42XYZ"]).dailyBoxOffice(for: past)
+        }
+        // Then it was fetched each time: it was never kept
+        #expect(origin.calls.values.count == 2)
+    }
+
     @Test func aFailureIsNotCached() async throws {
         let origin = CountingOrigin()
         origin.failure = .unreachable("down")

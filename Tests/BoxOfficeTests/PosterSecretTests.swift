@@ -117,6 +117,20 @@ struct PosterSecretTests {
         #expect(requests.values.isEmpty)
     }
 
+    @Test func aTitleCarryingTwelveCharactersOfAKeyMidLineIsNotSearchedFor() async throws {
+        // Given a title carrying the first 12 of the key's 18 characters, followed by more title
+        let requests = Recorder<String>()
+        let folder = TemporaryFolder()
+        let posters = provider(
+            imageURL: "https://images.example/p.png", requests: requests, folder: folder.url)
+        // When
+        await #expect(throws: BoxOfficeError.self) {
+            _ = try await posters.poster(movieCode: "20261001", title: "영화 \(Self.kobisKey.prefix(12)) 속편")
+        }
+        // Then nothing was sent to Kakao
+        #expect(requests.values.isEmpty)
+    }
+
     @Test func aCleanImageURLIsFollowedAndCached() async throws {
         // Given
         let requests = Recorder<String>()

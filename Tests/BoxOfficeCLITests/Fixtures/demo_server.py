@@ -22,13 +22,13 @@ where a careless server would echo it):
   KOBIS key ending "-escape"   titles carrying HTML markup, terminal escape sequences, C1 controls and the key
   KOBIS key ending "-echo"     titles with the key where a table column ends (cut before scrubbed, it shows)
   Kakao key ending "-401"      HTTP 401 whose message quotes the key
-  Kakao key ending "-notimage" posters that are HTML pages
+  Kakao key ending "-notimage" posters that are HTML pages (/html-page/<code>.png)
   Kakao key ending "-ftp"      image URLs with the ftp scheme
   Kakao key ending "-keyurl"   image URLs carrying the Kakao key in their query
   Kakao key ending "-userinfo" image URLs carrying the Kakao key as a password (user:key@host)
-  Kakao key ending "-hugeposter"    posters declaring and sending 1 GiB (/huge-poster/<code>.png)
-  Kakao key ending "-endlessposter" posters that never end, without a length (/endless-poster/<code>.png)
-  Kakao key ending "-gzipposter"    posters of 400 MB gzip-compressed to 400 KB (/gzip-poster/<code>.png)
+  Kakao key ending "-hugeposter"    posters declaring and sending 1 GiB (/flood-1g/<code>.png)
+  Kakao key ending "-endlessposter" posters that never end, without a length (/flood-nolength/<code>.png)
+  Kakao key ending "-gzipposter"    posters of 400 MB gzip-compressed to 400 KB (/flood-gz/<code>.png)
   KOBIS key ending "-flood"    a chart of 2,000 rows, and 5,000 films (of 100,000) for every search
   KOBIS key ending "-huge"     100,000 films (12 MB) for every search
 """
@@ -195,10 +195,13 @@ class Handler(BaseHTTPRequestHandler):
             code = titles().get(title)
             body = load(f"kakao/image/{code}.json") if code else None
             text = (body or b'{"documents":[],"meta":{"is_end":true,"pageable_count":0,"total_count":0}}').decode()
-            posters = base + ("/notimage" if kakao_key.endswith("-notimage") else "/posters")
-            for mode in ("hugeposter", "endlessposter", "gzipposter"):
+            posters = base + ("/html-page" if kakao_key.endswith("-notimage") else "/posters")
+            # The paths share no six letters with the key's mode word: the app refuses an image URL
+            # carrying part of a key.
+            for mode, path in (("hugeposter", "flood-1g"), ("endlessposter", "flood-nolength"),
+                               ("gzipposter", "flood-gz")):
                 if kakao_key.endswith("-" + mode):
-                    posters = base + "/" + mode.replace("poster", "-poster")
+                    posters = base + "/" + path
             if kakao_key.endswith("-ftp"):
                 posters = "ftp://localhost/posters"
             if kakao_key.endswith("-userinfo"):
@@ -209,9 +212,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, text.encode())
         elif url.path.startswith("/posters/"):
             self.send(200, png(url.path), "image/png")
-        elif url.path.startswith(("/huge-poster/", "/endless-poster/", "/gzip-poster/")):
+        elif url.path.startswith(("/flood-1g/", "/flood-nolength/", "/flood-gz/")):
             self.flood_poster(url.path)
-        elif url.path.startswith("/notimage/"):
+        elif url.path.startswith("/html-page/"):
             self.send(200, b"<html><body>Not a poster</body></html>", "text/html")
         elif url.path == "/requests":
             with lock:
@@ -228,14 +231,14 @@ class Handler(BaseHTTPRequestHandler):
         block = b"\0" * 65536
         self.send_response(200)
         self.send_header("Content-Type", "image/png")
-        if path.startswith("/huge-poster/"):
+        if path.startswith("/flood-1g/"):
             self.send_header("Content-Length", str(1 << 30))
-        elif path.startswith("/gzip-poster/"):
+        elif path.startswith("/flood-gz/"):
             self.send_header("Content-Encoding", "gzip")
         self.send_header("Connection", "close")
         self.end_headers()
         try:
-            if path.startswith("/gzip-poster/"):
+            if path.startswith("/flood-gz/"):
                 compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
                 self.wfile.write(compressor.compress(b"\x89PNG\r\n\x1a\n"))
                 for _ in range(400_000_000 // len(block)):
@@ -244,7 +247,7 @@ class Handler(BaseHTTPRequestHandler):
                 return
             self.wfile.write(b"\x89PNG\r\n\x1a\n")
             sent = 8
-            while not path.startswith("/huge-poster/") or sent < (1 << 30):
+            while not path.startswith("/flood-1g/") or sent < (1 << 30):
                 self.wfile.write(block)
                 sent += len(block)
         except (BrokenPipeError, ConnectionResetError):

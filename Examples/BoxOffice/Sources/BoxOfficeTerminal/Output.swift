@@ -1,3 +1,4 @@
+import BoxOffice
 import Foundation
 
 #if canImport(Glibc)
@@ -29,84 +30,12 @@ final class Output: Sendable {
         Self.scrub(text, secrets: secrets)
     }
 
-    /// `text` with each of `secrets` replaced by `REDACTED` wherever it appears, and a text that ends
-    /// with the start of one (at least 6 bytes of it: an excerpt a library cut mid-key) cut there.
-    /// Compared byte by byte in UTF-8, so a combining mark or any other neighbour cannot hide a key, and
-    /// in time linear in the lengths of `text` and the secrets (Knuth–Morris–Pratt).
+    /// `text` with each of `secrets`, whole in any letter case or in part (six bytes of one holding a
+    /// letter), replaced by `REDACTED` wherever it appears: ``KeyFragments``, the one rule the data layer
+    /// uses too.
     static func scrub(_ text: String, secrets: [String]) -> String {
-        var bytes = Array(text.utf8)
-        let redacted = Array("REDACTED".utf8)
-        var changed = false
-        for secret in secrets where secret.count >= 4 {
-            let needle = Array(secret.utf8)
-            let table = failureTable(needle)
-            if let replaced = replacingAll(needle, in: bytes, with: redacted, table: table) {
-                bytes = replaced
-                changed = true
-            }
-            let overlap = longestEnding(of: bytes, thatStarts: needle, table: table)
-            if overlap >= 6 {
-                bytes.removeLast(overlap)
-                bytes += redacted
-                changed = true
-            }
-        }
-        return changed ? String(decoding: bytes, as: UTF8.self) : text
-    }
-
-    /// For each prefix of `pattern`, the length of its longest proper start that is also its ending.
-    static func failureTable<Element: Equatable>(_ pattern: [Element]) -> [Int] {
-        var table = [Int](repeating: 0, count: pattern.count)
-        var length = 0
-        for index in pattern.indices.dropFirst() {
-            while length > 0, pattern[index] != pattern[length] { length = table[length - 1] }
-            if pattern[index] == pattern[length] { length += 1 }
-            table[index] = length
-        }
-        return table
-    }
-
-    /// `text` with every occurrence of `needle` replaced by `replacement`, scanning left to right without
-    /// overlaps; `nil` when there is none.
-    static func replacingAll<Element: Equatable>(
-        _ needle: [Element], in text: [Element], with replacement: [Element], table: [Int]
-    ) -> [Element]? {
-        guard !needle.isEmpty, text.count >= needle.count else { return nil }
-        var result: [Element] = []
-        var copied = 0
-        var matched = 0
-        var found = false
-        for (index, element) in text.enumerated() {
-            while matched > 0, element != needle[matched] { matched = table[matched - 1] }
-            if element == needle[matched] { matched += 1 }
-            if matched == needle.count {
-                let start = index + 1 - needle.count
-                result += text[copied..<start]
-                result += replacement
-                copied = index + 1
-                matched = 0
-                found = true
-            }
-        }
-        guard found else { return nil }
-        return result + text[copied...]
-    }
-
-    /// The length of the longest proper start of `secret` that `text` ends with, found in one pass over
-    /// `text`'s last elements with the Knuth–Morris–Pratt failure table (no start is compared twice).
-    static func longestEnding<Element: Equatable>(
-        of text: [Element], thatStarts secret: [Element], table: [Int]? = nil
-    ) -> Int {
-        guard secret.count > 1 else { return 0 }
-        let failure = table ?? failureTable(secret)
-        // Only the last `secret.count - 1` elements can hold a proper start.
-        var matched = 0
-        for element in text.suffix(secret.count - 1) {
-            while matched > 0, element != secret[matched] { matched = failure[matched - 1] }
-            if element == secret[matched] { matched += 1 }
-            if matched == secret.count { matched = failure[matched - 1] }
-        }
-        return matched
+        guard !secrets.isEmpty else { return text }
+        return KeyFragments(secrets).redacting(text)
     }
 
     /// The most characters an error, warning or note line shows, its `error: ` label included: a message

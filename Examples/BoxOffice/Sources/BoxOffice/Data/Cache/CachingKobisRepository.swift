@@ -116,16 +116,18 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
 struct NotKept<Value: Encodable & Sendable>: Error {
     let value: Value
 
-    /// Throws `NotKept(value)` when `value`'s JSON holds one of `secrets`, as JSON would write it.
+    /// Throws `NotKept(value)` when `value`'s JSON carries one of `secrets`, whole or in part
+    /// (``KeyFragments``), as is or as JSON would write it inside a string.
     static func unless(_ value: Value, carries secrets: [String]) throws {
         guard !secrets.isEmpty else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         let json = (try? encoder.encode(value)) ?? Data()
-        for secret in secrets {
-            // The key as the encoder writes it inside a string (a `"` or `\` escaped), quotes dropped.
-            guard let quoted = try? encoder.encode(secret), quoted.count > 2 else { continue }
-            if json.range(of: quoted.dropFirst().dropLast()) != nil { throw NotKept(value: value) }
+        // Each key also as the encoder writes it inside a string (a `"` or `\` escaped), quotes dropped.
+        let escaped = secrets.compactMap { secret -> String? in
+            guard let quoted = try? encoder.encode(secret), quoted.count > 2 else { return nil }
+            return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
         }
+        if !KeyFragments(secrets + escaped).ranges(in: Array(json)).isEmpty { throw NotKept(value: value) }
     }
 }

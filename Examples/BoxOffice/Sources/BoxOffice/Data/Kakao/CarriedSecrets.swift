@@ -1,23 +1,23 @@
 import Foundation
 
 /// The run's API keys, and the check that no text about to leave for a host, or to be cached, carries
-/// one: as is, in another letter case (issued keys are hexadecimal, so `ABCD` carries `abcd`), or
-/// percent-encoded as a URL would carry it (`%4B` for `K`), even beside escapes that do not decode.
-/// Compared byte by byte: keys are ASCII, and no combining mark next to one can hide it.
+/// one, whole or in part (``KeyFragments``: any letter case, six bytes of one holding a letter), as is
+/// or percent-encoded as a URL would carry it (`%4B` for `K`), even beside escapes that do not decode.
 struct CarriedSecrets: Sendable {
-    private let secrets: [[UInt8]]
+    private let fragments: KeyFragments
+    private let isEmpty: Bool
 
     /// The keys; empty strings are ignored.
     init(_ secrets: [String]) {
-        self.secrets = secrets.filter { !$0.isEmpty }.map { Self.folded(Array($0.utf8)) }
+        self.fragments = KeyFragments(secrets)
+        self.isEmpty = secrets.allSatisfy(\.isEmpty)
     }
 
-    /// Whether `text` contains one of the keys, as is or percent-decoded, ignoring ASCII letter case.
+    /// Whether `text` carries one of the keys, whole or in part, as is or percent-decoded.
     func appear(in text: String) -> Bool {
-        guard !secrets.isEmpty else { return false }
-        let raw = Self.folded(Array(text.utf8))
-        let decoded = Self.folded(Self.percentDecoded(Array(text.utf8)))
-        return secrets.contains { Self.contains(raw, $0) || Self.contains(decoded, $0) }
+        guard !isEmpty else { return false }
+        let raw = Array(text.utf8)
+        return !fragments.ranges(in: raw).isEmpty || !fragments.ranges(in: Self.percentDecoded(raw)).isEmpty
     }
 
     /// Whether `text` is a URL with a user name or password (`https://user:pass@host/`), which
@@ -53,20 +53,5 @@ struct CarriedSecrets: Sendable {
             }
         }
         return result
-    }
-
-    /// `bytes` with ASCII capitals made small.
-    private static func folded(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
-    }
-
-    /// Whether `haystack` holds `needle` (a key: at most 256 bytes, so the naive search is bounded).
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
-        for start in 0...(haystack.count - needle.count)
-        where haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) {
-            return true
-        }
-        return false
     }
 }
