@@ -66,18 +66,27 @@ public struct DailyBoxOffice: Hashable, Sendable {
     /// can cost two more requests (details and a poster), so a server sending more is cut here.
     public static let maximumEntries = 10
 
-    /// Creates a day's chart.
+    /// Creates a day's chart, holding at most ``maximumEntries`` films whatever it is made from (a
+    /// server's answer or a cache file): past that, the best ranks are kept (the first given among equal
+    /// ranks) and the rest counted in ``omittedEntries``.
     /// - Parameters:
     ///   - day: The day.
-    ///   - entries: The films in rank order, at most ``maximumEntries``.
-    ///   - omittedEntries: Rows dropped beyond ``maximumEntries``; none by default.
+    ///   - entries: The films in rank order.
+    ///   - omittedEntries: Rows already dropped; none by default. A negative count is 0, and the total
+    ///     saturates at `Int.max`.
     ///   - origin: Where it came from; the network by default.
     public init(
         day: Day, entries: [DailyBoxOfficeEntry], omittedEntries: Int = 0, origin: DataOrigin = .network
     ) {
         self.day = day
-        self.entries = entries
-        self.omittedEntries = omittedEntries
+        var kept = entries
+        if entries.count > Self.maximumEntries {
+            kept = entries.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
+                .prefix(Self.maximumEntries).map(\.element)
+        }
+        self.entries = kept
+        let (total, overflow) = max(omittedEntries, 0).addingReportingOverflow(entries.count - kept.count)
+        self.omittedEntries = overflow ? .max : total
         self.origin = origin
     }
 }

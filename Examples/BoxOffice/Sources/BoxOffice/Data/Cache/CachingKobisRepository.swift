@@ -40,11 +40,11 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
         let (charts, chartProblem) = TieredStore<CachedChart>.make(
             memory: MemoryStorage(configuration: .init(countLimit: 64, sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("charts"), sizeLimit: 20 * 1024 * 1024),
-            clock: clock)
+            below: directory.deletingLastPathComponent(), clock: clock)
         let (movies, movieProblem) = TieredStore<CachedMovie>.make(
             memory: MemoryStorage(configuration: .init(countLimit: 256, sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("movies"), sizeLimit: 20 * 1024 * 1024),
-            clock: clock)
+            below: directory.deletingLastPathComponent(), clock: clock)
         self.charts = charts
         self.movies = movies
         if let problem = chartProblem ?? movieProblem {

@@ -62,18 +62,37 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
 
     /// A two-tier store in `configuration`'s folder, or a memory-only one (and why) when the folder
     /// cannot be created, read or written: a folder that opens but refuses writes (read-only, or
-    /// immutable) would otherwise save nothing, silently.
+    /// immutable) would otherwise save nothing, silently. Nor is a folder used when it, or a folder
+    /// between it and `root`, is a symbolic link: the cache's files would land wherever it points.
     static func make(
         memory: MemoryStorage<String, Value>, disk configuration: DiskStorage<Value>.Configuration,
-        clock: CacheClock
+        below root: URL, clock: CacheClock
     ) -> (TieredStore, problem: String?) {
         do {
             let disk = try DiskStorage<Value>(configuration: configuration, clock: clock)
+            if let link = firstLink(from: root, to: disk.directoryURL) {
+                return (.memoryOnly(memory), "\(link) is a symbolic link, which the cache does not follow")
+            }
             if let problem = writeProblem(in: disk.directoryURL) { return (.memoryOnly(memory), problem) }
             return (.tiered(Cache(memory: memory, disk: disk)), nil)
         } catch {
             return (.memoryOnly(memory), "\(error)")
         }
+    }
+
+    /// The first path below `root` on the way to `folder` (`folder` included) that is a symbolic link,
+    /// read without following any; `nil` when none is, or when `folder` is not below `root`.
+    static func firstLink(from root: URL, to folder: URL) -> String? {
+        let base = root.standardizedFileURL.pathComponents
+        let parts = folder.standardizedFileURL.pathComponents
+        guard parts.count > base.count, Array(parts.prefix(base.count)) == base else { return nil }
+        var path = root.standardizedFileURL.path
+        for part in parts.dropFirst(base.count) {
+            path += path.hasSuffix("/") ? part : "/" + part
+            var status = stat()
+            if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK { return path }
+        }
+        return nil
     }
 
     /// Why `folder` cannot hold a cache, found by creating, reading back and removing a small file (a

@@ -57,14 +57,14 @@ public final class PosterProvider: PosterProviding {
         let (searchStore, searchProblem) = TieredStore<String>.make(
             memory: MemoryStorage(configuration: .init(sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("searches"), expiration: .days(30)),
-            clock: clock)
+            below: directory, clock: clock)
         let (imageStore, imageProblem) = TieredStore<Data>.make(
             memory: MemoryStorage(
                 configuration: .init(totalCostLimit: 32 * 1024 * 1024, sweepInterval: nil), clock: clock),
             disk: .init(
                 directory: directory.appendingPathComponent("images"), sizeLimit: 200 * 1024 * 1024,
                 expiration: .days(30)),
-            clock: clock)
+            below: directory, clock: clock)
         self.searches = searchStore
         self.images = imageStore
         if let problem = searchProblem ?? imageProblem {
