@@ -108,6 +108,12 @@ struct CapsAndCacheEndToEndTests {
         #expect(againMovie.status == 0, "\(againMovie.errors)")
         #expect(againMovie.errors.contains("note: the details of 20261002 came from the cache"))
         #expect(againMovie.output.contains("서울 탈출"))
+        // And a report of that day says the same of its chart, on stderr and on the page
+        let report = try await runBoxOffice(
+            ["report", "--date", "2026-11-20", "--output", "-"], environment: environment)
+        #expect(report.status == 0, "\(report.errors)")
+        #expect(report.errors.contains("note: the chart for 2026-11-20 came from the cache (saved "))
+        #expect(report.output.contains("The chart came from the cache, saved "))
     }
 
     @Test func aFolderThatRefusesWritesIsAWarningNotASilentLoss() async throws {

@@ -33,6 +33,33 @@ struct HTMLReportTests {
 
     static let day = (try? Day(dashed: "2026-11-21")) ?? { fatalError("a valid test date") }()
 
+    @Test func theFooterSaysTheChartCameFromTheCacheAndWhenItWasSaved() {
+        // Given a report whose chart and one film's details came from the cache
+        let saved = Date(timeIntervalSince1970: 1_795_000_000)
+        let report = BoxOfficeReport(
+            day: Self.day, films: [film("검은 바다", details: true)], chartOrigin: .cache(savedAt: saved))
+        let cachedDetails = ReportFilm(
+            entry: report.films[0].entry,
+            details: report.films[0].details.map {
+                MovieDetails(
+                    movieCode: $0.movieCode, title: $0.title, englishTitle: $0.englishTitle, openDate: nil,
+                    runtimeMinutes: nil, productionYear: nil, genres: [], directors: [], actors: [], nations: [],
+                    watchGrade: nil, companies: [], origin: .cache(savedAt: saved))
+            }, poster: nil)
+        // When
+        let html = HTMLReport.render(
+            BoxOfficeReport(day: Self.day, films: [cachedDetails], chartOrigin: report.chartOrigin),
+            isDemo: false, generated: Date(timeIntervalSince1970: 1_795_100_000))
+        // Then the footer says where each came from, and when
+        #expect(html.contains("The chart came from the cache, saved 2026-11-18 11:06 UTC."))
+        #expect(html.contains("The details of 1 of 1 film came from the cache, saved 2026-11-18 11:06 UTC."))
+    }
+
+    @Test func theFooterSaysAFreshChartWasFetchedWhenThePageWasMade() {
+        let html = page([film("검은 바다")])
+        #expect(html.contains("The chart and the details were read when the page was made."))
+    }
+
     @Test func aTitleCannotInjectMarkupScriptsOrAttributes() {
         // Given a title from a hostile server
         let hostile = #"<script>alert(1)</script>"><img src=x onerror=alert(2)>'&"#

@@ -7,6 +7,7 @@ import Testing
 struct StubCharts: BoxOfficeRepository {
     var titles: [String] = ["첫째", "둘째", "셋째"]
     var failure: BoxOfficeError?
+    var origin: DataOrigin = .network
     func dailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
         if let failure { throw failure }
         return DailyBoxOffice(
@@ -17,19 +18,20 @@ struct StubCharts: BoxOfficeRepository {
                     openDate: nil, audienceCount: 10, audienceAccumulated: 20, salesAmount: 1,
                     salesAccumulated: 1,
                     salesShare: 1, screenCount: 1, showCount: 1)
-            })
+            }, origin: origin)
     }
 }
 
 /// Details for every code but the failing ones.
 struct SelectiveMovies: MovieRepository {
     var failing: Set<String> = []
+    var origin: DataOrigin = .network
     func movieDetails(code: String) async throws -> MovieDetails {
         if failing.contains(code) { throw BoxOfficeError.refused("no film \(code)") }
         return MovieDetails(
             movieCode: code, title: "film \(code)", englishTitle: "", openDate: nil, runtimeMinutes: nil,
             productionYear: nil, genres: [], directors: [], actors: [], nations: [], watchGrade: nil,
-            companies: [])
+            companies: [], origin: origin)
     }
 }
 

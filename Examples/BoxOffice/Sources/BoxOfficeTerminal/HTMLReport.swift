@@ -54,12 +54,28 @@ enum HTMLReport {
         let stamp = ISO8601DateFormatter().string(from: generated)
         html += """
             </main>
-            <footer>Box office from KOBIS; posters found by Kakao image search. Made \(escape(stamp)) by boxoffice.</footer>
+            <footer>Box office from KOBIS; posters found by Kakao image search. \(escape(provenance(report))) Made \(escape(stamp)) by boxoffice.</footer>
             </body>
             </html>
 
             """
         return html
+    }
+
+    /// Where the chart and the details came from, and when: the cache with its save time, or read when
+    /// the page was made.
+    static func provenance(_ report: BoxOfficeReport) -> String {
+        var sentences: [String] = []
+        if case .cache(let savedAt) = report.chartOrigin {
+            sentences.append("The chart came from the cache, saved \(ChartNotes.timestamp(savedAt)).")
+        }
+        let details = report.films.map(\.details)
+        if let (count, saved) = ChartNotes.cachedDetails(details) {
+            sentences.append(
+                "The details of \(count) of \(ChartNotes.films(details.count)) came from the cache, saved \(saved).")
+        }
+        if sentences.isEmpty { return "The chart and the details were read when the page was made." }
+        return sentences.joined(separator: " ")
     }
 
     private static func card(_ film: ReportFilm, index: Int) -> String {

@@ -13,7 +13,7 @@ enum ReportScrubbing {
                     entry: scrubbed(film.entry, with: scrub),
                     details: film.details.map { scrubbed($0, with: scrub) },
                     poster: film.poster)
-            })
+            }, chartOrigin: report.chartOrigin)
     }
 
     private static func scrubbed(_ entry: DailyBoxOfficeEntry, with scrub: (String) -> String)

@@ -27,6 +27,7 @@ extension BoxOfficeApp {
             output.error(viewModel.errorMessage.value ?? "no report for \(day)")
             return 1
         }
+        for note in viewModel.notes.value { output.note(note) }
         for problem in viewModel.problems.value { output.warning(problem) }
         // Each string is scrubbed before the page escapes it, and the page once more as a whole.
         let html = output.scrubbed(

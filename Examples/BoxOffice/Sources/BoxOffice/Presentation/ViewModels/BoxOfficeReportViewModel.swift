@@ -24,11 +24,18 @@ public struct BoxOfficeReport: Sendable, Equatable {
     public let day: Day
     /// The films, in rank order.
     public let films: [ReportFilm]
+    /// Where the chart came from on this run (each film's details say where they came from).
+    public let chartOrigin: DataOrigin
 
     /// Creates a report.
-    public init(day: Day, films: [ReportFilm]) {
+    /// - Parameters:
+    ///   - day: The day.
+    ///   - films: The films, in rank order.
+    ///   - chartOrigin: Where the chart came from; the network by default.
+    public init(day: Day, films: [ReportFilm], chartOrigin: DataOrigin = .network) {
         self.day = day
         self.films = films
+        self.chartOrigin = chartOrigin
     }
 }
 
@@ -46,6 +53,9 @@ public final class BoxOfficeReportViewModel {
     public let errorMessage = Observable<String?>(nil)
     /// One line per film whose details or poster are missing from the report.
     public let problems = Observable<[String]>([])
+    /// What came from the cache rather than the network, and when it was saved: one line for the
+    /// chart, one for the films' details (``ChartNotes/origin(_:of:)``, ``ChartNotes/detailsOrigin(_:)``).
+    public let notes = Observable<[String]>([])
 
     private let charts: any BoxOfficeRepository
     private let movies: any MovieRepository
@@ -78,7 +88,12 @@ public final class BoxOfficeReportViewModel {
         let loaded = await loadFilms(chart.entries)
         // A cancelled load publishes nothing: its films' details were cut short, not unavailable.
         guard !Task.isCancelled else { return }
-        report.value = BoxOfficeReport(day: day, films: loaded.map(\.film))
+        let films = loaded.map(\.film)
+        report.value = BoxOfficeReport(day: day, films: films, chartOrigin: chart.origin)
+        notes.value = [
+            ChartNotes.origin(chart.origin, of: "the chart for \(day)"),
+            ChartNotes.detailsOrigin(films.map(\.details)),
+        ].compactMap { $0 }
         problems.value = (ChartNotes.omitted(chart).map { [$0] } ?? []) + loaded.flatMap(\.problems)
     }
 

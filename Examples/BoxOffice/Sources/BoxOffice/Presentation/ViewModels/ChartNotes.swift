@@ -17,8 +17,34 @@ public enum ChartNotes {
         return "\(subject) came from the cache (saved \(timestamp(savedAt))), not the network"
     }
 
+    /// "the details of N of M films came from the cache (saved T), not the network" (saved T1 to T2 when
+    /// they were saved at different times), or `nil` when none did. A film without details counts in M.
+    public static func detailsOrigin(_ details: [MovieDetails?]) -> String? {
+        guard let (count, range) = cachedDetails(details) else { return nil }
+        return "the details of \(count) of \(films(details.count)) came from the cache (saved \(range)), "
+            + "not the network"
+    }
+
+    /// How many of `details` came from the cache, and when they were saved (`T`, or `T1 to T2`);
+    /// `nil` when none did.
+    public static func cachedDetails(_ details: [MovieDetails?]) -> (count: Int, saved: String)? {
+        let dates = details.compactMap { details -> Date? in
+            guard case .cache(let savedAt) = details?.origin else { return nil }
+            return savedAt
+        }
+        guard let first = dates.min(), let last = dates.max() else { return nil }
+        let range = first == last ? timestamp(first) : "\(timestamp(first)) to \(timestamp(last))"
+        return (dates.count, range)
+    }
+
+    /// "1 film", "3 films".
+    /// - Parameter count: How many films.
+    public static func films(_ count: Int) -> String {
+        count == 1 ? "1 film" : "\(count) films"
+    }
+
     /// `date` as `2026-11-25 09:30 UTC`.
-    static func timestamp(_ date: Date) -> String {
+    public static func timestamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -1,0 +1,45 @@
+import BoxOffice
+import Foundation
+import TestSupport
+import Testing
+
+/// A report says where its chart and its films' details came from, and when, as `daily` and `movie` do.
+@MainActor
+@Suite("BoxOfficeReportViewModel: where the report's data came from")
+struct ReportProvenanceTests {
+    let saved = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 11:06 UTC
+
+    @Test func aChartFromTheCacheIsNotedWithWhenItWasSaved() async {
+        // Given a chart read from the cache
+        let viewModel = BoxOfficeReportViewModel(
+            charts: StubCharts(origin: .cache(savedAt: saved)), movies: SelectiveMovies(),
+            posters: StubPosters(result: .success(nil)))
+        // When
+        await viewModel.load(day("2026-11-21"))
+        // Then the note says so, as daily's does, and the report keeps it
+        #expect(viewModel.notes.value.contains(
+            "the chart for 2026-11-21 came from the cache (saved 2026-11-18 11:06 UTC), not the network"))
+        #expect(viewModel.report.value?.chartOrigin == .cache(savedAt: saved))
+    }
+
+    @Test func detailsFromTheCacheAreNotedWithHowManyAndWhen() async {
+        // Given every film's details read from the cache
+        let viewModel = BoxOfficeReportViewModel(
+            charts: StubCharts(), movies: SelectiveMovies(origin: .cache(savedAt: saved)),
+            posters: StubPosters(result: .success(nil)))
+        // When
+        await viewModel.load(day("2026-11-21"))
+        // Then
+        #expect(viewModel.notes.value == [
+            "the details of 3 of 3 films came from the cache (saved 2026-11-18 11:06 UTC), not the network"
+        ])
+    }
+
+    @Test func aReportFromTheNetworkHasNoNotes() async {
+        let viewModel = BoxOfficeReportViewModel(
+            charts: StubCharts(), movies: SelectiveMovies(), posters: StubPosters(result: .success(nil)))
+        await viewModel.load(day("2026-11-21"))
+        #expect(viewModel.notes.value.isEmpty)
+        #expect(viewModel.report.value?.chartOrigin == .network)
+    }
+}
