@@ -142,6 +142,36 @@ struct TextWidthTests {
         #expect(TextWidth.of("🎬") == 2)
     }
 
+    @Test(arguments: ["🚀", "🟠", "🪐", "🫠", "⚡", "🇰🇷", "👍🏽", "👨\u{200D}👩\u{200D}👧", "❤\u{FE0F}"])
+    func emojiTakeTwoColumnsAsTerminalsDrawThem(emoji: String) {
+        #expect(TextWidth.of(emoji) == 2)
+    }
+
+    @Test func aLoneRegionalIndicatorTakesTwoColumns() {
+        #expect(TextWidth.of("\u{1F1F0}") == 2)
+    }
+
+    @Test func aStyledLineIsCutBetweenCharactersNeverInsideAFlag() {
+        // Given a styled line of flags wider than the room
+        let line = "\u{1B}[1m" + String(repeating: "🇰🇷", count: 10) + "\u{1B}[0m"
+        // When it is cut to 6 columns
+        let cut = TextWidth.fitStyled(line, to: 6)
+        // Then it holds whole flags only, and fits
+        let visible = cut.replacingOccurrences(of: "\u{1B}[1m", with: "").replacingOccurrences(
+            of: "\u{1B}[0m", with: "")
+        #expect(visible == "🇰🇷🇰🇷…")
+        #expect(TextWidth.of(visible) <= 6)
+    }
+
+    @Test func anEmojiTitleIsPaddedByTheColumnsATerminalDraws() {
+        // Given titles of 10, 9 and 15 columns as a terminal draws them
+        let titles = ["🚀 우주 🪐", "🫠🫠 웃음", "🇰🇷 한국 영화 🇰🇷"]
+        // When each is padded to 20 columns
+        let padding = titles.map { TextWidth.pad($0, to: 20).count(where: { $0 == " " }) - $0.count(where: { $0 == " " }) }
+        // Then the spaces added make up the rest of the 20
+        #expect(padding == [10, 11, 5])
+    }
+
     @Test func paddingAlignsMixedScriptsToTheSameColumn() {
         // When
         let rows = ["검은 바다", "Wonka", "2001: 다시 보는 고전"].map { TextWidth.pad($0, to: 16) + "|" }
