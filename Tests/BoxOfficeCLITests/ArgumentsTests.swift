@@ -117,6 +117,13 @@ struct ArgumentsTests {
         }
     }
 
+    @Test func helpSaysTheCacheFolderHoldsChartsAndDetailsToo() {
+        // When
+        let line = Arguments.helpText().split(separator: "\n").first { $0.contains("BOXOFFICE_CACHE_DIR") }
+        // Then
+        #expect(line?.contains("posters, charts and details") == true, "\(line ?? "")")
+    }
+
     @Test func helpNamesEveryCommandOptionAndVariable() {
         // When
         let help = Arguments.helpText()

@@ -15,9 +15,17 @@ struct DayTests {
         #expect(throws: DayError.impossible(text)) { try Day(dashed: text) }
     }
 
-    @Test(arguments: ["2026-1-1", "20261121", "yesterday", "2026/11/21", "", "2026-11-21T00:00"])
+    @Test(arguments: [
+        "2026-1-1", "20261121", "yesterday", "2026/11/21", "", "2026-11-21T00:00", "+202-01-01", "2026-+1-01",
+        "2026-01-+1", "-202-01-01", "2026-١١-01",
+    ])
     func malformedDatesAreRejected(text: String) {
         #expect(throws: DayError.self) { try Day(dashed: text) }
+    }
+
+    @Test(arguments: ["+0261120", "-0261120", "2026112١", "2026 112"])
+    func compactDatesOfAnythingButDigitsAreRejected(text: String) {
+        #expect(throws: DayError.self) { try Day(compact: text) }
     }
 
     @Test func leapDaysExistOnlyInLeapYears() throws {

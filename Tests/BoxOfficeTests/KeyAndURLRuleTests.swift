@@ -63,6 +63,16 @@ struct KeyAndURLRuleTests {
         }
     }
 
+    @Test(arguments: [
+        "http:admin:hunter2@kobis.example/", "http:/admin:hunter2@kobis.example/", "https:hunter2@kobis.example",
+    ])
+    func aRefusedBaseURLWithoutSlashesIsShownWithoutItsPassword(text: String) {
+        let thrown = #expect(throws: ConfigurationError.self) {
+            try AppEnvironment(variables: ["KOBIS_BASE_URL": text], forcesOffline: false)
+        }
+        #expect(thrown?.description.contains("hunter2") == false, "\(thrown?.description ?? "")")
+    }
+
     @Test func aBaseURLWithAPathAndPortIsAccepted() throws {
         let environment = try AppEnvironment(
             variables: ["KAKAO_BASE_URL": "http://127.0.0.1:8080/kakao"], forcesOffline: false)

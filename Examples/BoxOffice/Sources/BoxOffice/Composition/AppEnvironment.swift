@@ -31,7 +31,10 @@ public struct AppEnvironment: Sendable {
         ("KAKAO_REST_API_KEY", "Kakao REST API key; live poster search when set (otherwise the demo data)"),
         ("KOBIS_BASE_URL", "default \(KobisAPI.defaultBaseURL.absoluteString)"),
         ("KAKAO_BASE_URL", "default \(KakaoAPI.defaultBaseURL.absoluteString)"),
-        ("BOXOFFICE_CACHE_DIR", "poster cache folder; default the platform caches directory plus boxoffice"),
+        (
+            "BOXOFFICE_CACHE_DIR",
+            "cache folder for posters, charts and details; default the platform caches directory plus boxoffice"
+        ),
         (
             "BOXOFFICE_TIMEOUT_SECONDS",
             "each request's timeout, 0.1 to 600; default 15 (KOBIS) and 10 (Kakao)"
@@ -129,13 +132,12 @@ extension AppEnvironment {
     }
 
     /// `text` as an error may show it: a user name and password, a query and a fragment (where a key
-    /// or password may sit) replaced by `REDACTED`; text that is no URL is cut before the first `@`,
-    /// `?` or `#`.
+    /// or password may sit) replaced by `REDACTED`. In text that is no URL, or whose `@` no host follows
+    /// (`http:admin:hunter2@host/`, which `URLComponents` reads as a path), whatever stands between the
+    /// scheme and the last `@` is `REDACTED`, and the text is cut before the first `?` or `#`.
     static func shownWithoutCredentials(_ text: String) -> String {
-        guard var components = URLComponents(string: text) else {
-            guard let cut = text.firstIndex(where: { "@?#".contains($0) }) else { return text }
-            return String(text[..<cut]) + "…"
-        }
+        guard var components = URLComponents(string: text), components.host != nil || !text.contains("@")
+        else { return redactedBeforeLastAt(text) }
         if components.user != nil || components.password != nil {
             components.percentEncodedUser = "REDACTED"
             components.percentEncodedPassword = nil
@@ -143,6 +145,20 @@ extension AppEnvironment {
         if components.query != nil { components.percentEncodedQuery = "REDACTED" }
         if components.fragment != nil { components.percentEncodedFragment = "REDACTED" }
         return components.string ?? "REDACTED"
+    }
+
+    /// `text` with what stands between its scheme (and slashes) and its last `@` replaced by `REDACTED`,
+    /// cut before the first `?` or `#`.
+    private static func redactedBeforeLastAt(_ text: String) -> String {
+        var shown = text
+        if let at = shown.lastIndex(of: "@") {
+            var start = shown.startIndex
+            if let colon = shown.firstIndex(of: ":"), colon < at { start = shown.index(after: colon) }
+            while start < at, shown[start] == "/" { start = shown.index(after: start) }
+            shown = String(shown[..<start]) + "REDACTED" + String(shown[at...])
+        }
+        guard let cut = shown.firstIndex(where: { "?#".contains($0) }) else { return shown }
+        return String(shown[..<cut]) + "…"
     }
 
     /// Whether `url`'s host is an IPv6 literal, `[::1]`.

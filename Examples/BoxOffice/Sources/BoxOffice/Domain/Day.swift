@@ -26,7 +26,9 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
     /// - Throws: ``DayError`` when the text is not in that form or names an impossible date.
     public init(dashed text: String) throws(DayError) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+        // Digits only: `Int` alone would take `+202` for a year.
+        guard parts.count == 3, parts[0].utf8.count == 4, parts[1].utf8.count == 2, parts[2].utf8.count == 2,
+            parts.allSatisfy({ $0.utf8.allSatisfy(Self.isDigit) }),
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { throw .malformed(text, expected: "YYYY-MM-DD") }
         try self.init(year: year, month: month, day: day)
@@ -35,10 +37,15 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible, Coda
     /// Parses `yyyyMMdd` (KOBIS's `targetDt` and movie `openDt`).
     /// - Throws: ``DayError`` when the text is not in that form or names an impossible date.
     public init(compact text: String) throws(DayError) {
-        guard text.count == 8, text.allSatisfy(\.isASCII), let number = Int(text), number >= 0 else {
+        guard text.utf8.count == 8, text.utf8.allSatisfy(Self.isDigit), let number = Int(text) else {
             throw .malformed(text, expected: "yyyyMMdd")
         }
         try self.init(year: number / 10_000, month: number / 100 % 100, day: number % 100)
+    }
+
+    /// Whether `byte` is an ASCII digit.
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte)
     }
 
     /// `YYYY-MM-DD`.
