@@ -201,6 +201,21 @@ struct HardeningTests {
         #expect(poster?["file"] is NSNull)
     }
 
+    @Test func aTimeoutAfterARetrySaysHowLongTheWholeRequestTook() async throws {
+        // Given a KOBIS that never answers, a 0.5 s timeout, and a live provider that retries once
+        let server = try await FixtureServer.start(
+            script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let cache = TemporaryFolder()
+        // When
+        let result = try await runBoxOffice(
+            ["daily", "--date", "2026-11-20"], environment: live(server, kobis: "-hang", cache: cache.url))
+        // Then the message gives each attempt's timeout and the time spent in all, which is longer
+        #expect(result.status == 1)
+        #expect(result.errors.contains("timed out after 500 ms"), "\(result.errors)")
+        let total = try #require(result.errors.firstMatch(of: /, ([0-9.]+) s of trying in all/), "\(result.errors)")
+        #expect((Double(total.1) ?? 0) >= 1.0)
+    }
+
     @Test func aPosterThatIsNotAnImageIsNeitherShownNorCached() async throws {
         // Given a Kakao whose image URLs serve HTML
         let server = try await FixtureServer.start(

@@ -10,11 +10,27 @@ enum DataErrors {
     /// Runs `work`, turning whatever it throws into a ``BoxOfficeError``, or `CancellationError` when
     /// the task was cancelled.
     static func translating<Value>(_ work: () async throws -> Value) async throws -> Value {
+        let started = ContinuousClock.now
         do {
             return try await work()
         } catch {
-            throw translate(error)
+            throw translate(error, after: ContinuousClock.now - started)
         }
+    }
+
+    /// "The request timed out after 500 ms", and when the whole call took longer than one attempt's
+    /// timeout (a retry, a backoff), how long it took in all: the timeout alone would understate it.
+    private static func timedOut(after each: Duration, elapsed: Duration?) -> String {
+        let attempt = "The request timed out after \(seconds(each))"
+        guard let elapsed, elapsed > each * 1.2 else { return attempt + "." }
+        return attempt + ", \(seconds(elapsed, alwaysSeconds: true)) of trying in all."
+    }
+
+    /// `duration` as `500 ms` or `15.0 s`.
+    private static func seconds(_ duration: Duration, alwaysSeconds: Bool = false) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        if value < 1, !alwaysSeconds { return "\(Int((value * 1000).rounded())) ms" }
+        return String(format: "%.1f s", value)
     }
 
     /// Which service answered, from the name of the type that did not decode.
@@ -24,8 +40,8 @@ enum DataErrors {
         return "The server"
     }
 
-    /// `error` as the domain sees it.
-    static func translate(_ error: any Error) -> any Error {
+    /// `error` as the domain sees it; `elapsed` is how long the failed call took in all, when known.
+    static func translate(_ error: any Error, after elapsed: Duration? = nil) -> any Error {
         switch error {
         case is CancellationError, is BoxOfficeError:
             return error
@@ -33,10 +49,12 @@ enum DataErrors {
             switch error {
             case .transport(let failure) where failure.code == .cancelled:
                 return CancellationError()
-            case .transport, .timedOut, .session:
+            case .timedOut(let each):
+                return BoxOfficeError.unreachable(timedOut(after: each, elapsed: elapsed))
+            case .transport, .session:
                 return BoxOfficeError.unreachable(error.description)
             case .apiError(let underlying):
-                return translate(underlying)
+                return translate(underlying, after: elapsed)
             case .unacceptableStatus, .invalidRequest, .middleware, .file:
                 return BoxOfficeError.refused(error.description)
             case .decoding(let failure):
