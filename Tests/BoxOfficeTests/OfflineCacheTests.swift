@@ -184,6 +184,30 @@ struct OfflineCacheTests {
         #expect(origin.calls.values.count == 2)
     }
 
+    @Test func aFolderThatStopsTakingWritesWarnsOnceAndStillAnswers() async throws {
+        // Given a repository whose folders worked when it was made, then stop taking files (as a disk
+        // that fills up does: here a file takes each folder's place)
+        let warnings = Recorder<String>()
+        let origin = CountingOrigin()
+        let repository = CachingKobisRepository(
+            origin: origin, directory: folder.url, scope: "s", clock: CacheClock { [time] in time.now },
+            now: { [time] in time.now }, warn: { warnings.append($0) })
+        #expect(warnings.values.isEmpty)
+        for name in ["charts", "movies"] {
+            let path = folder.url.appendingPathComponent(name)
+            try FileManager.default.removeItem(at: path)
+            try Data("not a folder".utf8).write(to: path)
+        }
+        // When a past chart and two films' details are fetched, each of which would be kept
+        let chart = try await repository.dailyBoxOffice(for: today.adding(days: -7))
+        _ = try await repository.movieDetails(code: "20261001")
+        _ = try await repository.movieDetails(code: "20261002")
+        // Then each is answered, and one warning says the cache could not keep them
+        #expect(chart.entries.count == 1)
+        #expect(warnings.values.count == 1, "\(warnings.values)")
+        #expect(warnings.values.first?.contains("could not keep") == true)
+    }
+
     @Test func anUnusableFolderWarnsOnceAndStillAnswers() async throws {
         // Given a file where the cache folder should be
         try Data("a file".utf8).write(to: folder.url)

@@ -31,20 +31,23 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
     public init(
         origin: any BoxOfficeRepository & MovieRepository, directory: URL, scope: String,
         clock: CacheClock = .system, now: @escaping @Sendable () -> Date = { Date() },
-        secrets: [String] = [], warn: @Sendable (String) -> Void = { _ in }
+        secrets: [String] = [], warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.origin = origin
         self.secrets = secrets.filter { !$0.isEmpty }
         self.scope = scope
         self.now = now
+        let failures = TieredStore<CachedChart>.WriteFailures { problem in
+            warn("the data cache could not keep a value, so charts and details may not be kept: \(problem)")
+        }
         let (charts, chartProblem) = TieredStore<CachedChart>.make(
             memory: MemoryStorage(configuration: .init(countLimit: 64, sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("charts"), sizeLimit: 20 * 1024 * 1024),
-            below: directory.deletingLastPathComponent(), clock: clock)
+            below: directory.deletingLastPathComponent(), clock: clock, warnOfWrites: failures.report)
         let (movies, movieProblem) = TieredStore<CachedMovie>.make(
             memory: MemoryStorage(configuration: .init(countLimit: 256, sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("movies"), sizeLimit: 20 * 1024 * 1024),
-            below: directory.deletingLastPathComponent(), clock: clock)
+            below: directory.deletingLastPathComponent(), clock: clock, warnOfWrites: failures.report)
         self.charts = charts
         self.movies = movies
         if let problem = chartProblem ?? movieProblem {

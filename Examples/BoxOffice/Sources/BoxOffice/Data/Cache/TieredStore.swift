@@ -10,8 +10,30 @@ import Foundation
 /// Where the data layer keeps what it fetched: memory and disk when the cache folder is usable, memory
 /// alone when it is not (a cache is an optimisation; an unusable folder must not fail the command).
 enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
-    case tiered(Cache<Value>)
+    case tiered(Cache<Value>, WriteFailures)
     case memoryOnly(MemoryStorage<String, Value>)
+
+    /// Says once, in words, that the disk stopped keeping values (a full disk, a folder gone read-only
+    /// or replaced): the values are still answered, from memory and the network.
+    final class WriteFailures: @unchecked Sendable {
+        // @unchecked Sendable: `warned` is only read and written while holding `lock` (Mutex needs
+        // iOS 18); `warn` is a let of a Sendable type, called after unlocking.
+        private let lock = NSLock()
+        private var warned = false
+        private let warn: @Sendable (String) -> Void
+
+        init(warn: @escaping @Sendable (String) -> Void) {
+            self.warn = warn
+        }
+
+        func report(_ reason: String) {
+            let first = lock.withLock {
+                defer { warned = true }
+                return !warned
+            }
+            if first { warn(reason) }
+        }
+    }
 
     /// The cached value for `key`, or `load`'s, which is then kept as long as `load` says; and where it
     /// came from on this run.
@@ -19,7 +41,7 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
         forKey key: String, orLoad load: @escaping @Sendable () async throws -> LoadedValue<Value>
     ) async throws -> (Value, PosterSource) {
         switch self {
-        case .tiered(let cache):
+        case .tiered(let cache, let failures):
             let found = try await cache.lookup(forKey: key, orLoad: load)
             let source: PosterSource =
                 switch found.tier {
@@ -27,6 +49,10 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
                 case .disk: .disk
                 case nil: .network
                 }
+            // A loaded value the disk did not take (the cache returns it all the same) is said once.
+            if found.tier == nil, let disk = cache.disk, !disk.contains(key) {
+                failures.report("\(disk.directoryURL.path) did not take a value; is the disk full?")
+            }
             return (found.value, source)
         case .memoryOnly(let memory):
             if let value = memory.value(forKey: key) { return (value, .memory) }
@@ -47,7 +73,12 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
     /// the value in memory only: a cache is an optimisation.
     func store(_ value: Value, forKey key: String, expiration: CacheExpiration) async {
         switch self {
-        case .tiered(let cache): try? await cache.store(value, forKey: key, expiration: expiration)
+        case .tiered(let cache, let failures):
+            do {
+                try await cache.store(value, forKey: key, expiration: expiration)
+            } catch {
+                failures.report("\(error)")
+            }
         case .memoryOnly(let memory): memory.store(value, forKey: key, expiration: expiration)
         }
     }
@@ -55,7 +86,7 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
     /// The file holding `key`'s value, when there is one on disk: a regular file, not a link or pipe
     /// someone put under its name.
     func file(forKey key: String) -> URL? {
-        guard case .tiered(let cache) = self, let url = cache.disk?.fileURL(forKey: key) else { return nil }
+        guard case .tiered(let cache, _) = self, let url = cache.disk?.fileURL(forKey: key) else { return nil }
         let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
         return type == .typeRegular ? url : nil
     }
@@ -64,9 +95,10 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
     /// cannot be created, read or written: a folder that opens but refuses writes (read-only, or
     /// immutable) would otherwise save nothing, silently. Nor is a folder used when it, or a folder
     /// between it and `root`, is a symbolic link: the cache's files would land wherever it points.
+    /// `warnOfWrites` is told once, later, if the disk stops taking values.
     static func make(
         memory: MemoryStorage<String, Value>, disk configuration: DiskStorage<Value>.Configuration,
-        below root: URL, clock: CacheClock
+        below root: URL, clock: CacheClock, warnOfWrites: @escaping @Sendable (String) -> Void = { _ in }
     ) -> (TieredStore, problem: String?) {
         do {
             let disk = try DiskStorage<Value>(configuration: configuration, clock: clock)
@@ -74,7 +106,7 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
                 return (.memoryOnly(memory), "\(link) is a symbolic link, which the cache does not follow")
             }
             if let problem = writeProblem(in: disk.directoryURL) { return (.memoryOnly(memory), problem) }
-            return (.tiered(Cache(memory: memory, disk: disk)), nil)
+            return (.tiered(Cache(memory: memory, disk: disk), WriteFailures(warn: warnOfWrites)), nil)
         } catch {
             return (.memoryOnly(memory), "\(error)")
         }
@@ -103,7 +135,16 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
         guard descriptor >= 0 else {
             return "nothing can be written in \(folder.path): \(String(cString: strerror(errno)))"
         }
+        // Bytes, not just a name: a full disk still creates an empty file, but refuses its blocks.
+        let block = [UInt8](repeating: 0, count: 4096)
+        let written = block.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let writeError = errno
         close(descriptor)
+        if written != block.count {
+            unlink(probe.path)
+            let reason = written < 0 ? String(cString: strerror(writeError)) : "a short write"
+            return "nothing can be written in \(folder.path): \(reason)"
+        }
         let reader = open(probe.path, O_RDONLY | O_NOFOLLOW)
         let readProblem = reader < 0 ? String(cString: strerror(errno)) : nil
         if reader >= 0 { close(reader) }
