@@ -1,10 +1,6 @@
 import Dispatch
 import Foundation
 
-#if os(iOS) || os(tvOS) || os(visionOS)
-    import UIKit
-#endif
-
 /// Where a ``MemoryStorage`` hears that it should give memory back: the system's memory warnings and the
 /// app's move to the background.
 ///
@@ -46,12 +42,12 @@ public struct MemorySignals: Sendable {
                 let pressure: [any Sendable] = []
             #endif
             #if os(iOS) || os(tvOS) || os(visionOS)
-                // Global constants of UIKit's, not members of the main-actor class: usable from any thread,
-                // and available in app extensions.
+                // UIKit's names by their values, never read from `UIApplication`: older SDKs declare them
+                // main-actor class properties, which this nonisolated closure cannot read.
                 let application: [any Sendable] = [
                     NotificationListener(
-                        center: .default, memoryWarning: UIApplication.didReceiveMemoryWarningNotification,
-                        enteredBackground: UIApplication.didEnterBackgroundNotification, handler: handler)
+                        center: .default, memoryWarning: MemorySignals.uiKitMemoryWarning,
+                        enteredBackground: MemorySignals.uiKitEnteredBackground, handler: handler)
                 ]
             #else
                 let application: [any Sendable] = []
@@ -59,6 +55,13 @@ public struct MemorySignals: Sendable {
             return pressure + application
         }
     }
+
+    /// `UIApplication.didReceiveMemoryWarningNotification`, by its value: Apple keeps a notification
+    /// name's value equal to its constant's name, and reading the constant needs the main actor in the
+    /// SDKs of Xcode 16 (swiftlang/swift#59484), which ``platform``'s nonisolated closure is not on.
+    static let uiKitMemoryWarning = Notification.Name("UIApplicationDidReceiveMemoryWarningNotification")
+    /// `UIApplication.didEnterBackgroundNotification`, by its value (see ``uiKitMemoryWarning``).
+    static let uiKitEnteredBackground = Notification.Name("UIApplicationDidEnterBackgroundNotification")
 
     /// No signals: the storage gives memory back only through its limits and your calls.
     public static var none: MemorySignals {
