@@ -11,11 +11,21 @@ import Foundation
 /// let flaky = StubSession.sequence([.status(503), .json(#"{"ok":true}"#)])
 /// let routed = StubSession.routes(["/v2/search/image": .json(imageJSON)], fallback: .status(404))
 /// ```
+///
+/// Each session keeps the requests it received, credentials hidden, in ``requests`` (copies of a session
+/// share them), so a test can check what was sent:
+/// ```swift
+/// #expect(session.requests.map(\.method) == ["POST", "GET"])
+/// ```
 public struct StubSession: NetworkSessionType {
     /// Answers one request.
     public typealias Handler = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
 
+    /// How many requests ``requests`` keeps: the latest 1,000.
+    public static let recordedLimit = 1_000
+
     private let handler: Handler
+    private let recorded = Locked<[RecordedRequest]>([])
 
     /// Creates a session answering with `handler`.
     /// - Parameter handler: Returns the body and response for a request, or throws.
@@ -23,12 +33,23 @@ public struct StubSession: NetworkSessionType {
         self.handler = handler
     }
 
-    /// Answers `request` with the handler.
+    /// The requests this session (or a copy of it) received, oldest first: the latest
+    /// ``recordedLimit``, each with its credentials hidden (``RecordedRequest``).
+    public var requests: [RecordedRequest] {
+        recorded.withLock { $0 }
+    }
+
+    /// Records `request`, then answers it with the handler.
     /// - Parameter request: The request.
     /// - Returns: The handler's body and response.
     /// - Throws: What the handler throws.
     public func response(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await handler(request)
+        let entry = RecordedRequest(request)
+        recorded.withLock { requests in
+            if requests.count >= Self.recordedLimit { requests.removeFirst(requests.count - Self.recordedLimit + 1) }
+            requests.append(entry)
+        }
+        return try await handler(request)
     }
 
     // MARK: - Presets
@@ -120,7 +141,12 @@ public struct StubSession: NetworkSessionType {
         }
     }
 
-    /// An `HTTPURLResponse` for `request`.
+    /// An `HTTPURLResponse` for `request`, for a handler of your own to return with its body:
+    /// ```swift
+    /// let session = StubSession { request in
+    ///     (Data(#"{"ok":true}"#.utf8), try StubSession.makeResponse(for: request, status: 200))
+    /// }
+    /// ```
     /// - Parameters:
     ///   - request: The request being answered.
     ///   - status: The status code.

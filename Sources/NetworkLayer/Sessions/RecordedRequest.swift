@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request a ``StubSession`` answered, as a test checks it: its method, its URL and headers with
+/// every credential shown as `REDACTED` (``Redaction``), and how many body bytes it carried.
+///
+/// A credential is never shown, in ``headers``, in ``url`` or in a description a failing expectation
+/// prints; ``header(_:is:)`` still tells which one was sent:
+/// ```swift
+/// #expect(session.requests.last?.header("Authorization", is: "Bearer new-token") == true)
+/// ```
+public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The HTTP method, `GET` when the request named none.
+    public let method: String
+    /// The URL, with key-like query values and any password replaced by `REDACTED`.
+    public let url: String
+    /// The header fields, with credential-like values replaced by `REDACTED`.
+    public let headers: [String: String]
+    /// How many bytes the request's body held (0 without one, or for a body streamed from a file).
+    public let bodyByteCount: Int
+    /// The fields as sent, only compared (``header(_:is:)``), never shown.
+    private let sentHeaders: [String: String]
+
+    /// Records `request`.
+    /// - Parameter request: The request as the session received it.
+    public init(_ request: URLRequest) {
+        method = request.httpMethod ?? "GET"
+        url = Redaction.redact(request.url)
+        let fields = request.allHTTPHeaderFields ?? [:]
+        headers = Redaction.redact(fields)
+        bodyByteCount = request.httpBody?.count ?? 0
+        sentHeaders = fields
+    }
+
+    /// Whether the field `name` (in any letter case) was sent with exactly `value`.
+    /// - Parameters:
+    ///   - name: The field's name.
+    ///   - value: The value expected, a credential included.
+    /// - Returns: `true` when the request carried the field with that value.
+    public func header(_ name: String, is value: String) -> Bool {
+        sentHeaders.contains { $0.key.caseInsensitiveCompare(name) == .orderedSame && $0.value == value }
+    }
+
+    /// `GET https://…` and the fields, credentials hidden.
+    public var description: String {
+        let fields = headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        return ([method + " " + url] + fields).joined(separator: "\n")
+    }
+
+    /// The same as ``description``: no credential is shown when a test prints the request.
+    public var debugDescription: String { description }
+}
