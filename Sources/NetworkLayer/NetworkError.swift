@@ -90,7 +90,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     public struct DecodingFailure: Sendable {
         /// The type that was being decoded.
         public let type: String
-        /// Where in the JSON it failed, such as `boxOfficeResult.dailyBoxOfficeList[3].audiCnt`.
+        /// Where in the JSON it failed, such as `boxOfficeResult.dailyBoxOfficeList[3].audiCnt`, each key
+        /// as the body spells it (`stargazers_count`, not the `stargazersCount` a snake-case decoder reports).
         public let codingPath: String
         /// What went wrong there.
         public let reason: String
@@ -128,7 +129,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
                 + (excerpt.isEmpty ? "." : ": \(excerpt)")
         case .decoding(let failure):
             let location = failure.codingPath.isEmpty ? "the top level" : failure.codingPath
-            return "Could not decode \(failure.type) at \(location): \(failure.reason). Body starts: "
+            // The decoder's own sentence may end with a period already.
+            let reason = failure.reason.hasSuffix(".") ? String(failure.reason.dropLast()) : failure.reason
+            return "Could not decode \(failure.type) at \(location): \(reason). Body starts: "
                 + failure.bodyExcerpt
         case .apiError(let error):
             return "\(error)"
@@ -210,20 +213,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         }
         return .decoding(
             DecodingFailure(
-                type: type, codingPath: render(path), reason: reason, bodyExcerpt: excerpt,
-                underlying: decodingError))
-    }
-
-    static func render(_ path: [any CodingKey]) -> String {
-        var text = ""
-        for key in path {
-            if let index = key.intValue {
-                text += "[\(index)]"
-            } else {
-                text += text.isEmpty ? key.stringValue : "." + key.stringValue
-            }
-        }
-        return text
+                type: type, codingPath: JSONKeyPath.render(path, in: body), reason: reason,
+                bodyExcerpt: excerpt, underlying: decodingError))
     }
 }
 
