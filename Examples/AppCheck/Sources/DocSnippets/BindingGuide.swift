@@ -77,8 +77,8 @@ func bindingGuideLoadingIndicator(  //-
 
 func bindingGuideWaitingForMapLatest(  //-
     scheduler: ManualTimerScheduler, results: Observable<SearchState>  //-
-) async -> SearchState? {  //-
+) async throws -> SearchState {  //-
     scheduler.advance(by: .milliseconds(250))          // the debounce has published "av"
-    let shown = await results.values.first { $0 != .idle }   // mapLatest's task finishes later
+    let shown = try await results.value(where: { $0 != .idle })   // mapLatest's task finishes later
     return shown  //-
 }  //-

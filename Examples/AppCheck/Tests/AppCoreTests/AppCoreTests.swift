@@ -28,7 +28,7 @@ struct AppCoreTests {
         viewModel.query.value = "Harbin"
         clock.advance(by: .milliseconds(250))
         // Then the view shows the film on the main actor
-        _ = await viewModel.summary.values.first { @Sendable in $0 == "1 films" }
+        _ = try await viewModel.summary.value(where: { $0 == "1 films" })
         await MainActor.run {}
         #expect(view.titles == ["Harbin"])
         #expect(view.summaryText == "1 films")
