@@ -49,7 +49,8 @@ extension Observable where Value: Sendable {
     }
 
     /// Subscribes `handler` to run on the main actor on behalf of `owner`, which is held weakly; the
-    /// subscription ends once `owner` is deallocated.
+    /// subscription ends at the first value that reaches the main actor after `owner` is deallocated.
+    /// The owner is only ever referenced on the main actor, so its `deinit` runs there.
     /// - Parameters:
     ///   - owner: The object the subscription lives for (a view or view controller).
     ///   - delivery: `.everyValue` (the default) or `.latestValue`, as for the form without an owner.
@@ -61,17 +62,26 @@ extension Observable where Value: Sendable {
         delivering delivery: MainActorDelivery = .everyValue,
         _ handler: @escaping @MainActor @Sendable (Owner, Value) -> Void
     ) -> Subscription {
+        // The owner is only ever loaded on the main actor: a strong reference taken on the value's thread
+        // could be the last one when the main actor drops its own, and run the owner's deinit there.
         let weakOwner = WeakReference(owner)
+        // Weakly: the token is the caller's, and releasing it must still end the subscription.
+        let ending = Locked<WeakBox<Subscription>>(WeakBox(object: nil))
         let hop = MainActorHop<Value>(delivery) { value in
-            guard let owner = weakOwner.object else { return }
+            guard let owner = weakOwner.object else {
+                ending.withLock { $0.object }?.cancel()
+                return
+            }
             handler(owner, value)
         }
         let subscription = addSubscriber { value in
-            guard weakOwner.object != nil else { return false }
+            self.runPublishHook()
             hop.deliver(value)
             return true
         }
-        return Subscription(deactivating: hop.active, then: subscription)
+        let token = Subscription(deactivating: hop.active, then: subscription)
+        ending.withLock { $0.object = token }
+        return token
     }
 }
 

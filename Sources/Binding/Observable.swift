@@ -221,7 +221,8 @@ public final class Observable<Value> {
         }
     }
 
-    /// Sets the test seam run just before a combining operator sets this observable.
+    /// Sets the test seam run just before a combining operator sets this observable, and on a value's
+    /// thread before an owner-bound main-actor subscription hands the value on.
     func setPublishHook(_ hook: (@Sendable () -> Void)?) {
         var replaced = hook
         lock.withLock { swap(&publishHook, &replaced) }

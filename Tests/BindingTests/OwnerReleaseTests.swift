@@ -1,0 +1,60 @@
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Binding
+
+/// An owner-bound main-actor subscription never makes its owner's `deinit` run off the main actor: the
+/// value's thread takes no reference to the owner that could become the last one.
+@Suite("Observable: a main-actor subscription's owner is released on the main actor")
+struct OwnerReleaseTests {
+    /// Records whether its `deinit` ran on the main queue.
+    final class Screen: Sendable {
+        let deinits: Recorder<Bool>
+        init(deinits: Recorder<Bool>) { self.deinits = deinits }
+        deinit { deinits.append(DispatchQueue.getSpecific(key: OwnerReleaseTests.mainKey) != nil) }
+    }
+
+    static let mainKey = DispatchSpecificKey<Bool>()
+
+    @MainActor
+    @Test func anOwnerDroppedWhileAValueIsOnItsWayIsReleasedOnTheMainActor() async throws {
+        // Given an owner-bound subscription, and a value set on another thread, held on its way there
+        DispatchQueue.main.setSpecific(key: Self.mainKey, value: true)
+        let deinits = Recorder<Bool>()
+        let title = Observable(0)
+        var screen: Screen? = Screen(deinits: deinits)
+        let token = title.subscribeOnMainActor(with: try #require(screen)) { _, _ in }
+        let reached = DispatchSemaphore(value: 0)
+        let dropped = DispatchSemaphore(value: 0)
+        title.setPublishHook {
+            reached.signal()
+            dropped.wait()
+        }
+        Thread { title.value = 1 }.start()
+        try await offThePool { reached.wait() }
+        // When the main actor drops its owner meanwhile
+        screen = nil
+        dropped.signal()
+        // Then the owner's deinit ran on the main actor, wherever the value was
+        while deinits.values.isEmpty { await Task.yield() }
+        #expect(deinits.values == [true])
+        _ = token
+    }
+
+    @MainActor
+    @Test func aSubscriptionWhoseOwnerIsGoneEndsAtItsNextValue() async throws {
+        // Given an owner-bound subscription whose owner is gone
+        let title = Observable(0)
+        var screen: Screen? = Screen(deinits: Recorder<Bool>())
+        let token = title.subscribeOnMainActor(with: try #require(screen)) { _, _ in }
+        screen = nil
+        // When a value arrives from another thread and reaches the main actor
+        try await offThePool { title.value = 1 }
+        while title.subscriberCount > 0 { await Task.yield() }
+        // Then the subscription has ended
+        #expect(title.subscriberCount == 0)
+        _ = token
+    }
+}
