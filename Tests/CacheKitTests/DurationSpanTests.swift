@@ -1,0 +1,49 @@
+import CacheKit
+import Foundation
+import Testing
+
+/// CacheKit's spans accept the `Duration`s NetworkLayer and Binding use.
+@Suite("CacheKit: spans as Durations")
+struct DurationSpanTests {
+    @Test func anExpirationAfterADurationIsTheSameSpanInSeconds() {
+        #expect(CacheExpiration.after(.seconds(600)) == .seconds(600))
+        #expect(CacheExpiration.after(.milliseconds(1_500)) == .seconds(1.5))
+        let date = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(CacheExpiration.until(date, renewingBy: Duration.seconds(60)) == .until(date, renewingBy: 60))
+    }
+
+    @Test func anEntryStoredToLiveADurationExpiresAfterIt() {
+        // Given an entry stored to live five seconds, as a Duration
+        let clock = ManualClock()
+        let memory = MemoryStorage<String, String>(configuration: .init(sweepInterval: nil), clock: clock.cacheClock)
+        memory.store("v", forKey: "k", expiration: .after(.seconds(5)))
+        // When the clock passes four, then six seconds
+        clock.advance(by: 4)
+        let before = memory.value(forKey: "k", extendingExpiration: .none)
+        clock.advance(by: 2)
+        // Then it lived five
+        #expect(before == "v")
+        #expect(memory.value(forKey: "k") == nil)
+    }
+
+    @Test func aSweepPeriodIsTheSweepIntervalAsADuration() {
+        var memory = MemoryStorage<String, String>.Configuration()
+        memory.sweepPeriod = .seconds(90)
+        #expect(memory.sweepInterval == 90)
+        memory.sweepPeriod = nil
+        #expect(memory.sweepInterval == nil)
+        var disk = DiskStorage<String>.Configuration()
+        disk.sweepInterval = 2.5
+        #expect(disk.sweepPeriod == .milliseconds(2_500))
+    }
+
+    @Test func aSweepIntervalNoDurationHoldsIsClampedNotATrap() {
+        var disk = DiskStorage<String>.Configuration()
+        disk.sweepInterval = .infinity
+        #expect(disk.sweepPeriod == .seconds(Int64.max))
+        disk.sweepInterval = .nan
+        #expect(disk.sweepPeriod == .zero)
+        disk.sweepInterval = 1e300
+        #expect(disk.sweepPeriod != nil)
+    }
+}
