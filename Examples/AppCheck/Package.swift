@@ -49,3 +49,25 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Stand-ins for Apple's frameworks, so the package's code for them and the docs' ways around their names
+// are compiled here too (Docs/ApplePlatforms.md says what this does and does not show).
+package.targets += [
+    // Declares SwiftUI's clashing name, `Binding`; NameClash compiles Docs/Binding.md's way around it.
+    .target(name: "SwiftUIStandIn"),
+    .target(name: "NameClash", dependencies: libraries + ["SwiftUIStandIn"], swiftSettings: settings),
+]
+#if os(Linux)
+    // Linux has no Combine: SwiftUIOnIOS16 compiles Binding's own ObservedValue.swift (a link to it)
+    // outside Binding, against OpenCombine's ObservableObject and @Published (BINDING_STAND_IN).
+    package.dependencies.append(.package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"))
+    package.targets += [
+        .target(
+            name: "SwiftUIOnIOS16",
+            dependencies: libraries + [.product(name: "OpenCombine", package: "OpenCombine")],
+            swiftSettings: settings + [.define("BINDING_STAND_IN")])
+    ]
+    package.targets.first { $0.name == "AppCoreTests" }?.dependencies += [
+        "SwiftUIOnIOS16", .product(name: "OpenCombine", package: "OpenCombine"),
+    ]
+#endif

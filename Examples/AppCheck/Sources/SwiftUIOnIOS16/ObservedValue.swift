@@ -1,0 +1,1 @@
+../../../../Sources/Binding/Observation/ObservedValue.swift
