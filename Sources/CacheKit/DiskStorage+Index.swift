@@ -99,7 +99,9 @@ extension DiskStorage {
             }
             try? POSIXFile.remove(path(of: item.name))
             state.statistics.expirations += 1
-            if configuration.onEvent != nil { events.append(.expired(.disk, key: item.entry.key ?? item.name)) }
+            if configuration.onEvent != nil {
+                events.append(.expired(.disk, key: item.entry.key ?? item.name))
+            }
         }
         for name in scan.damaged { try? POSIXFile.remove(path(of: name)) }
         state.unreadable.formUnion(scan.unreadable)

@@ -174,7 +174,9 @@ struct TextWidthTests {
         // Given titles of 10, 9 and 15 columns as a terminal draws them
         let titles = ["🚀 우주 🪐", "🫠🫠 웃음", "🇰🇷 한국 영화 🇰🇷"]
         // When each is padded to 20 columns
-        let padding = titles.map { TextWidth.pad($0, to: 20).count(where: { $0 == " " }) - $0.count(where: { $0 == " " }) }
+        let padding = titles.map {
+            TextWidth.pad($0, to: 20).count(where: { $0 == " " }) - $0.count(where: { $0 == " " })
+        }
         // Then the spaces added make up the rest of the 20
         #expect(padding == [10, 11, 5])
     }

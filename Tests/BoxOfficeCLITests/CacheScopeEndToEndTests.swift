@@ -31,7 +31,8 @@ struct CacheScopeEndToEndTests {
         // Given a demo run that kept a film's poster in the cache folder
         let cache = TemporaryFolder()
         let demo = try await runBoxOffice(
-            ["movie", "20261002", "--json", "--offline"], environment: ["BOXOFFICE_CACHE_DIR": cache.url.path])
+            ["movie", "20261002", "--json", "--offline"], environment: ["BOXOFFICE_CACHE_DIR": cache.url.path]
+        )
         #expect(demo.status == 0, "\(demo.errors)")
         #expect(try poster(demo.output)?.url.contains("demo.boxoffice.invalid") == true)
         // When a live run with the same folder shows the same film

@@ -43,7 +43,8 @@ struct HTMLReportTests {
             details: report.films[0].details.map {
                 MovieDetails(
                     movieCode: $0.movieCode, title: $0.title, englishTitle: $0.englishTitle, openDate: nil,
-                    runtimeMinutes: nil, productionYear: nil, genres: [], directors: [], actors: [], nations: [],
+                    runtimeMinutes: nil, productionYear: nil, genres: [], directors: [], actors: [],
+                    nations: [],
                     watchGrade: nil, companies: [], origin: .cache(savedAt: saved))
             }, poster: nil)
         // When

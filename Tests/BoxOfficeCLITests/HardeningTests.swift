@@ -212,7 +212,8 @@ struct HardeningTests {
         // Then the message gives each attempt's timeout and the time spent in all, which is longer
         #expect(result.status == 1)
         #expect(result.errors.contains("timed out after 500 ms"), "\(result.errors)")
-        let total = try #require(result.errors.firstMatch(of: /, ([0-9.]+) s of trying in all/), "\(result.errors)")
+        let total = try #require(
+            result.errors.firstMatch(of: /, ([0-9.]+) s of trying in all/), "\(result.errors)")
         #expect((Double(total.1) ?? 0) >= 1.0)
     }
 

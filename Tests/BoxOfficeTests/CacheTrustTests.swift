@@ -51,7 +51,8 @@ struct CacheTrustTests {
         let planted = PlantedChart(
             day: past, entries: (1...3_000).map { entry(rank: $0) }, omittedEntries: 0,
             savedAt: Date(timeIntervalSince1970: 1_790_000_000))
-        try await disk.store(planted, forKey: "https://kobis.example chart \(past.compact)", expiration: .never)
+        try await disk.store(
+            planted, forKey: "https://kobis.example chart \(past.compact)", expiration: .never)
         let repository = CachingKobisRepository(
             origin: OfflineCacheTests.CountingOrigin(), directory: folder.url, scope: "https://kobis.example",
             now: { Date(timeIntervalSince1970: 1_795_000_000) })

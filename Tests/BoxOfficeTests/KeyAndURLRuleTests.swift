@@ -64,7 +64,8 @@ struct KeyAndURLRuleTests {
     }
 
     @Test(arguments: [
-        "http:admin:hunter2@kobis.example/", "http:/admin:hunter2@kobis.example/", "https:hunter2@kobis.example",
+        "http:admin:hunter2@kobis.example/", "http:/admin:hunter2@kobis.example/",
+        "https:hunter2@kobis.example",
     ])
     func aRefusedBaseURLWithoutSlashesIsShownWithoutItsPassword(text: String) {
         let thrown = #expect(throws: ConfigurationError.self) {

@@ -70,7 +70,9 @@ struct KeyFragmentsTests {
                 if text[start...].starts(with: key) { marked.formUnion(start..<(start + key.count)) }
                 guard start + 6 <= text.count else { continue }
                 let window = Array(text[start..<(start + 6)])
-                let inKey = (0...max(0, key.count - 6)).contains { key.count >= 6 && Array(key[$0..<($0 + 6)]) == window }
+                let inKey = (0...max(0, key.count - 6)).contains {
+                    key.count >= 6 && Array(key[$0..<($0 + 6)]) == window
+                }
                 if inKey, window.contains(where: { (0x61...0x7A).contains($0) }) {
                     marked.formUnion(start..<(start + 6))
                 }
@@ -79,12 +81,14 @@ struct KeyFragmentsTests {
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<1_000 {
-            let key = String((0..<Int.random(in: 4...10, using: &generator)).map { _ in
-                "aB1".randomElement(using: &generator) ?? "a"
-            })
-            let text = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in
-                "abAB12".randomElement(using: &generator) ?? "a"
-            })
+            let key = String(
+                (0..<Int.random(in: 4...10, using: &generator)).map { _ in
+                    "aB1".randomElement(using: &generator) ?? "a"
+                })
+            let text = String(
+                (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                    "abAB12".randomElement(using: &generator) ?? "a"
+                })
             let found = KeyFragments([key]).ranges(in: Array(text.utf8))
             let marked = Set(found.flatMap { Array($0) })
             #expect(marked == reference(Array(text.utf8), Array(key.utf8)), "\(key) \(text)")

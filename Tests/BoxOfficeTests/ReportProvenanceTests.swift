@@ -17,8 +17,9 @@ struct ReportProvenanceTests {
         // When
         await viewModel.load(day("2026-11-21"))
         // Then the note says so, as daily's does, and the report keeps it
-        #expect(viewModel.notes.value.contains(
-            "the chart for 2026-11-21 came from the cache (saved 2026-11-18 11:06 UTC), not the network"))
+        #expect(
+            viewModel.notes.value.contains(
+                "the chart for 2026-11-21 came from the cache (saved 2026-11-18 11:06 UTC), not the network"))
         #expect(viewModel.report.value?.chartOrigin == .cache(savedAt: saved))
     }
 
@@ -30,9 +31,10 @@ struct ReportProvenanceTests {
         // When
         await viewModel.load(day("2026-11-21"))
         // Then
-        #expect(viewModel.notes.value == [
-            "the details of 3 of 3 films came from the cache (saved 2026-11-18 11:06 UTC), not the network"
-        ])
+        #expect(
+            viewModel.notes.value == [
+                "the details of 3 of 3 films came from the cache (saved 2026-11-18 11:06 UTC), not the network"
+            ])
     }
 
     @Test func aReportFromTheNetworkHasNoNotes() async {

@@ -15,7 +15,8 @@ struct DurationSpanTests {
     @Test func anEntryStoredToLiveADurationExpiresAfterIt() {
         // Given an entry stored to live five seconds, as a Duration
         let clock = ManualClock()
-        let memory = MemoryStorage<String, String>(configuration: .init(sweepInterval: nil), clock: clock.cacheClock)
+        let memory = MemoryStorage<String, String>(
+            configuration: .init(sweepInterval: nil), clock: clock.cacheClock)
         memory.store("v", forKey: "k", expiration: .after(.seconds(5)))
         // When the clock passes four, then six seconds
         clock.advance(by: 4)

@@ -12,8 +12,10 @@ import Testing
 @Suite("MemorySignals: UIKit's notification names by value")
 struct UIKitNotificationNameTests {
     @Test func theNamesAreTheValuesOfUIKitsConstants() {
-        #expect(MemorySignals.uiKitMemoryWarning.rawValue == "UIApplicationDidReceiveMemoryWarningNotification")
-        #expect(MemorySignals.uiKitEnteredBackground.rawValue == "UIApplicationDidEnterBackgroundNotification")
+        #expect(
+            MemorySignals.uiKitMemoryWarning.rawValue == "UIApplicationDidReceiveMemoryWarningNotification")
+        #expect(
+            MemorySignals.uiKitEnteredBackground.rawValue == "UIApplicationDidEnterBackgroundNotification")
     }
 
     #if canImport(UIKit) && !os(watchOS)

@@ -33,7 +33,8 @@ struct DecodingFailureTests {
 
     @Test func aMismatchUnderSnakeCaseKeysIsNamedByTheJSONKey() async {
         // Given a snake_case body whose second item's star count is a string
-        let items = #"{"full_name":"a/b","stargazers_count":1,"owner":{"avatar_url":"x"}},"#
+        let items =
+            #"{"full_name":"a/b","stargazers_count":1,"owner":{"avatar_url":"x"}},"#
             + #"{"full_name":"c/d","stargazers_count":"many","owner":{"avatar_url":"y"}}"#
         // When
         let found = await failure(#"{"items":[\#(items)]}"#)
@@ -43,7 +44,8 @@ struct DecodingFailureTests {
 
     @Test func aMissingNestedKeyUnderSnakeCaseIsNamedByTheJSONKey() async {
         // Given a body whose owner has no avatar
-        let found = await failure(#"{"items":[{"full_name":"a/b","stargazers_count":1,"owner":{"login":"a"}}]}"#)
+        let found = await failure(
+            #"{"items":[{"full_name":"a/b","stargazers_count":1,"owner":{"login":"a"}}]}"#)
         // Then the key looked for is named as the JSON would spell it
         #expect(found?.codingPath == "items[0].owner.avatar_url")
     }

@@ -14,7 +14,9 @@ struct StubSessionRecordingTests {
 
     let endpoint = Endpoint<Me>(
         baseURL: exampleURL, path: "me",
-        queryItems: [URLQueryItem(name: "page", value: "2"), URLQueryItem(name: "api_key", value: "KEY-123")],
+        queryItems: [
+            URLQueryItem(name: "page", value: "2"), URLQueryItem(name: "api_key", value: "KEY-123"),
+        ],
         headers: ["Authorization": "Bearer token-1", "Accept": "application/json"])
 
     @Test func eachRequestIsRecordedWithItsMethodURLAndHeaders() async throws {

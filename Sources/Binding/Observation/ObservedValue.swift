@@ -34,7 +34,8 @@
         /// - Parameter source: The observable to follow; retained.
         public init(_ source: Observable<Value>) {
             value = source.value
-            subscription = source.subscribeOnMainActor(with: self, delivering: .latestValue) { object, value in
+            subscription = source.subscribeOnMainActor(with: self, delivering: .latestValue) {
+                object, value in
                 object.value = value
             }
         }

@@ -46,7 +46,9 @@ public struct StubSession: NetworkSessionType {
     public func response(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let entry = RecordedRequest(request)
         recorded.withLock { requests in
-            if requests.count >= Self.recordedLimit { requests.removeFirst(requests.count - Self.recordedLimit + 1) }
+            if requests.count >= Self.recordedLimit {
+                requests.removeFirst(requests.count - Self.recordedLimit + 1)
+            }
             requests.append(entry)
         }
         return try await handler(request)

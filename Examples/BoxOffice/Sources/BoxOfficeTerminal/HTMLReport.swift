@@ -72,7 +72,8 @@ enum HTMLReport {
         let details = report.films.map(\.details)
         if let (count, saved) = ChartNotes.cachedDetails(details) {
             sentences.append(
-                "The details of \(count) of \(ChartNotes.films(details.count)) came from the cache, saved \(saved).")
+                "The details of \(count) of \(ChartNotes.films(details.count)) came from the cache, saved \(saved)."
+            )
         }
         if sentences.isEmpty { return "The chart and the details were read when the page was made." }
         return sentences.joined(separator: " ")

@@ -20,7 +20,8 @@ enum JSONKeyPath {
                 continue
             }
             let object = node as? [String: Any]
-            let name = object.map { spelling(of: key.stringValue, in: $0, snakeCase: &snakeCase) } ?? key.stringValue
+            let name =
+                object.map { spelling(of: key.stringValue, in: $0, snakeCase: &snakeCase) } ?? key.stringValue
             text += text.isEmpty ? name : "." + name
             node = object?[name]
         }
@@ -58,7 +59,9 @@ enum JSONKeyPath {
         var result = ""
         var previous: Character?
         for character in name {
-            if character.isUppercase, let previous, previous.isLowercase || previous.isNumber { result += "_" }
+            if character.isUppercase, let previous, previous.isLowercase || previous.isNumber {
+                result += "_"
+            }
             result += character.lowercased()
             previous = character
         }

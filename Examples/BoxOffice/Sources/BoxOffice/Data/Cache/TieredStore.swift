@@ -86,7 +86,9 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
     /// The file holding `key`'s value, when there is one on disk: a regular file, not a link or pipe
     /// someone put under its name.
     func file(forKey key: String) -> URL? {
-        guard case .tiered(let cache, _) = self, let url = cache.disk?.fileURL(forKey: key) else { return nil }
+        guard case .tiered(let cache, _) = self, let url = cache.disk?.fileURL(forKey: key) else {
+            return nil
+        }
         let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
         return type == .typeRegular ? url : nil
     }

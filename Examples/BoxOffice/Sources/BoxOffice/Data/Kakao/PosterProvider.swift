@@ -86,7 +86,8 @@ public final class PosterProvider: PosterProviding {
     private func findPoster(movieCode: String, title: String) async throws -> Poster? {
         guard !secrets.appear(in: title) else { throw PosterError.carriesCredentials(.title) }
         let searchKey = "\(scope) search \(movieCode)"
-        let (found, _) = try await searches.value(forKey: searchKey) { [api, searchProvider, secrets, clock] in
+        let (found, _) = try await searches.value(forKey: searchKey) {
+            [api, searchProvider, secrets, clock] in
             do {
                 let response = try await searchProvider.send(api.posterSearch(title: title))
                 let found = response.documents.first?.imageURL ?? ""

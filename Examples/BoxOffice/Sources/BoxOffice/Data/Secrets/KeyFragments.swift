@@ -38,7 +38,8 @@ public struct KeyFragments: Sendable {
                 let window = key[start..<(start + Self.shortestFragment)]
                 guard window.contains(where: Self.isLetter) else { continue }
                 fragments.insert(Self.packed(window))
-                starts.insert(UInt16(window[start]) << 8 | UInt16(window[start + 1]))  // a slice's own indices
+                // A slice keeps its base's indices: `start` is its first.
+                starts.insert(UInt16(window[start]) << 8 | UInt16(window[start + 1]))
             }
         }
         self.fragments = fragments
