@@ -31,11 +31,11 @@ let package = Package(
             dependencies: libraries,
             swiftSettings: settings),
         // Every Swift block of the README and Docs/, compiled (.ci/check-doc-snippets.py finds them
-        // here). The guides are written for SwiftPM's default settings, so this target keeps them;
-        // Docs/ApplePlatforms.md's examples are AppCore's, compiled both ways.
+        // here), with each setting: a block an app copies must compile in a new Xcode 26 project too.
         .target(
             name: "DocSnippets",
-            dependencies: libraries + [.product(name: "Logging", package: "swift-log")]),
+            dependencies: libraries + [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: settings),
         .testTarget(
             name: "AppCoreTests",
             dependencies: [

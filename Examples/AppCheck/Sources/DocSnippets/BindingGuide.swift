@@ -28,7 +28,7 @@ final class DailyBoxOfficeView {    // a UIViewController in an app
 struct Entry: Sendable {}
 
 /// The search screen's state, and where its answers come from.
-enum SearchState: Sendable {
+nonisolated enum SearchState: Sendable, Equatable {
     case idle
     case results([String])
 }
@@ -63,7 +63,6 @@ struct Answer: Sendable, Equatable {
     let state: SearchState
 }
 
-extension SearchState: Equatable {}
 
 func bindingGuideLoadingIndicator(  //-
     settledQuery: Observable<String>, repository: any SearchRepository  //-

@@ -8,17 +8,17 @@ import NetworkLayer  //-
 import DIKit
 
 extension DIKitGuide {  //-
-    static func quickStart() throws {  //-
+    @MainActor static func quickStart() throws {  //-
         let container = Container()
         container.register(NetworkSessionType.self, scope: .singleton) { _ in URLSession.shared }
         container.register(BoxOfficeRepository.self) { resolver in
             KobisBoxOfficeRepository(session: try resolver.resolve())
         }
-        container.register(DailyBoxOfficeViewModel.self) { resolver in
+        container.registerOnMainActor(DailyBoxOfficeViewModel.self) { @MainActor resolver in
             DailyBoxOfficeViewModel(repository: try resolver.resolve())
         }
 
-        let viewModel: DailyBoxOfficeViewModel = try container.resolve()
+        let viewModel: DailyBoxOfficeViewModel = try container.resolve()   // on the main actor
         _ = viewModel  //-
     }  //-
 
@@ -64,7 +64,7 @@ extension DIKitGuide {  //-
         container.reset(scope: .session)   // on logout: every .custom(.session) instance is released
     }  //-
 
-    final class KobisBoxOfficeRepository: BoxOfficeRepository {
+    nonisolated final class KobisBoxOfficeRepository: BoxOfficeRepository {
         private let session: any NetworkSessionType
         init(session: any NetworkSessionType) { self.session = session }
     }

@@ -28,9 +28,9 @@ func networkLayerGuideTour() async throws {  //-
 
 /// The scaffolding of the NetworkLayer guide's examples.
 let kobisKey = "KOBIS_KEY"
-struct DailyBoxOfficeResponse: Decodable, Sendable {}
-struct MovieInfoResponse: Decodable, Sendable {}
-enum KobisFault {
+nonisolated struct DailyBoxOfficeResponse: Decodable, Sendable {}
+nonisolated struct MovieInfoResponse: Decodable, Sendable {}
+nonisolated enum KobisFault {
     static func check(_ data: Data, _ response: HTTPURLResponse) throws {}
 }
 
@@ -82,10 +82,10 @@ extension NetworkLayerGuide {  //-
 
 /// The types the NetworkLayer guide's examples mention.
 enum NetworkLayerGuide {
-    struct Score: Decodable, Sendable {}
+    nonisolated struct Score: Decodable, Sendable {}
     static func show(_ score: Score) {}
-    struct Receipt: Decodable, Sendable {}
-    struct Poster: Decodable, Sendable {}
+    nonisolated struct Receipt: Decodable, Sendable {}
+    nonisolated struct Poster: Decodable, Sendable {}
 
     struct API: Sendable {
         let group = EndpointGroup(baseURL: URL(string: "https://api.example.com")!)
@@ -95,7 +95,7 @@ enum NetworkLayerGuide {
         func createPoster() -> Endpoint<Poster> { group.post("posters", json: ["new": "1"]) }
     }
 
-    struct AppLogger: Sendable {
+    nonisolated struct AppLogger: Sendable {
         func debug(_ message: String) {}
     }
 
@@ -113,7 +113,7 @@ func networkLayerGuideBoundedPoster(provider: NetworkProvider, imageURL: URL) as
 }  //-
 
 /// What the background example adds to (the app's list of downloaded trailers).
-final class TrailerLibrary: Sendable {  //-
+nonisolated final class TrailerLibrary: Sendable {  //-
     func add(_ file: URL) {}  //-
 }  //-
 

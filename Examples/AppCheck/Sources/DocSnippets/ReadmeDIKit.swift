@@ -32,7 +32,7 @@ enum ReadmeDIKit {
     protocol BoxOfficeRepository: Sendable {}
     protocol MovieRepository: Sendable {}
 
-    final class KobisBoxOfficeRepository: BoxOfficeRepository, MovieRepository {
+    nonisolated final class KobisBoxOfficeRepository: BoxOfficeRepository, MovieRepository {
         let session: any NetworkSessionType
         init(session: any NetworkSessionType) { self.session = session }
     }

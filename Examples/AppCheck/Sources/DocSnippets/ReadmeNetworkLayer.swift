@@ -25,8 +25,8 @@ extension ReadmeNetworkLayer {  //-
 
 /// The type the README's NetworkLayer tour decodes.
 enum ReadmeNetworkLayer {
-    struct ImageSearchResponse: Decodable, Sendable {
+    nonisolated struct ImageSearchResponse: Decodable, Sendable {
         let documents: [Document]
-        struct Document: Decodable, Sendable { let image_url: String }
+        nonisolated struct Document: Decodable, Sendable { let image_url: String }
     }
 }
