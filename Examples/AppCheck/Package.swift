@@ -36,6 +36,18 @@ let package = Package(
             name: "DocSnippets",
             dependencies: libraries + [.product(name: "Logging", package: "swift-log")],
             swiftSettings: settings),
+        // Docs/Recipes.md's five recipes, each tested in RecipeTests.
+        .target(name: "Recipes", dependencies: libraries, swiftSettings: settings),
+        .testTarget(
+            name: "RecipeTests",
+            dependencies: [
+                "Recipes",
+                .product(name: "Binding", package: "AppArchitectureKit"),
+                .product(name: "CacheKit", package: "AppArchitectureKit"),
+                .product(name: "DIKit", package: "AppArchitectureKit"),
+                .product(name: "NetworkLayer", package: "AppArchitectureKit"),
+            ],
+            swiftSettings: settings),
         .testTarget(
             name: "AppCoreTests",
             dependencies: [

@@ -1,0 +1,57 @@
+import CacheKit
+import Foundation
+import NetworkLayer
+import Recipes
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Recipe 3: the last answer when the network fails, saying how old it is.
+@Suite("Recipe: offline, the last answer")
+struct OfflineFilmsTests {
+    nonisolated final class Time: @unchecked Sendable {
+        // @unchecked Sendable: `now` is only read and written under `lock`.
+        private let lock = NSLock()
+        private var current = Date(timeIntervalSince1970: 1_800_000_000)
+        var now: Date { lock.withLock { current } }
+        func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+    }
+
+    let time = Time()
+    let folder: TemporaryFolder
+
+    init() throws { folder = try TemporaryFolder() }
+
+    func films(_ session: StubSession) throws -> OfflineFilms {
+        let time = time
+        return try OfflineFilms(
+            provider: NetworkProvider(session: session), folder: folder.url, clock: CacheClock { time.now })
+    }
+
+    @Test func anAnswerFromTheNetworkIsFreshAndKept() async throws {
+        let answer = try await films(.json(pageJSON(["Harbin"]))).search("Harbin")
+        #expect(answer.value.films.map(\.title) == ["Harbin"])
+        #expect(answer.savedAt == nil)
+    }
+
+    @Test func offlineTheLastAnswerComesBackWithWhenItWasSaved() async throws {
+        // Given an answer kept three hours ago
+        let saved = time.now
+        _ = try await films(.json(pageJSON(["Harbin"]))).search("Harbin")
+        time.advance(3 * 3_600)
+        // When the network is gone (a new launch: a new repository over the same folder)
+        let offline = try films(.failing(URLError(.notConnectedToInternet)))
+        let answer = try await offline.search("Harbin")
+        // Then the kept answer comes back, saying when it was saved and why
+        #expect(answer.value.films.map(\.title) == ["Harbin"])
+        #expect(answer.savedAt == saved)
+        #expect(answer.networkError != nil)
+    }
+
+    @Test func offlineWithNothingKeptTheNetworksErrorIsThrown() async throws {
+        let offline = try films(.failing(URLError(.notConnectedToInternet)))
+        await #expect(throws: NetworkError.self) { try await offline.search("never asked") }
+    }
+}
