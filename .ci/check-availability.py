@@ -4,45 +4,30 @@
 Linux ignores Apple availability and this machine's compiler is newer than the package's minimum, so
 neither `swift build` here nor CI can see that `withObservationTracking` (iOS 17 / macOS 14) breaks the
 build for an app targeting iOS 16, or that `weak let` (Swift 6.2) breaks Xcode 16.3. This check reads
-the minimums from Package.swift (`platforms:` and the tools version) and looks, in every Swift file
-given, for the uses listed in RULES below. A use is accepted inside:
+the minimums from Package.swift (`platforms:` and the tools version), then:
+  - APIs: every symbol each file references, from the build's index stores, against the availability
+    the toolchain's module interfaces declare (availability_index.py: no list of APIs to keep);
+  - language features: the uses listed in LANGUAGE_RULES below, lexically.
+A use is accepted inside:
   - a declaration marked `@available(iOS X, macOS Y, tvOS Z, watchOS W, *)` whose versions reach the
-    rule's (on every platform the package supports), or an `if #available(...)` block, or what follows a
-    `guard #available(...)` in the same scope (for API rules);
+    symbol's (on every platform the package supports), or an `if #available(...)` block, or what follows a
+    `guard #available(...)` in the same scope (for APIs);
   - an `#if compiler(>=X)` branch reaching the rule's Swift version (for language rules).
-Comments and string literals are ignored. It is a lexical check, not a compiler: it knows the names in
-RULES and nothing else, so a new API of this kind gets a rule when it is first used.
+Comments and string literals are ignored.
 
-Usage: check-availability.py [--self-test] [paths...]   (default paths: Sources Tests Examples)
+Usage: check-availability.py [--self-test] [--index-store STORE]... [--modules DIR]... [paths...]
+  (default paths: Sources Tests Examples; without --index-store only the language rules run)
 """
 import os
 import re
+import subprocess
 import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import availability_index  # noqa: E402
 
 PLATFORMS = ("iOS", "macOS", "tvOS", "watchOS")
-
-OBSERVATION = {"iOS": (17,), "macOS": (14,), "tvOS": (17,), "watchOS": (10,)}
-OS_15 = {"iOS": (18,), "macOS": (15,), "tvOS": (18,), "watchOS": (11,)}
-OS_26 = {"iOS": (26,), "macOS": (26,), "tvOS": (26,), "watchOS": (26,)}
-
-# (pattern, what, platform versions needed) — Apple API newer than iOS 16 / macOS 13.
-API_RULES = [
-    (r"\bwithObservationTracking\b", "withObservationTracking", OBSERVATION),
-    (r"\bObservationRegistrar\b", "ObservationRegistrar", OBSERVATION),
-    (r"@Observable\b", "the @Observable macro", OBSERVATION),
-    (r"@ObservationIgnored\b|@ObservationTracked\b", "Observation's macros", OBSERVATION),
-    (r"\bObservation\.Observable\b", "Observation.Observable", OBSERVATION),
-    (r"\bTrackedValue\b", "Binding's TrackedValue", OBSERVATION),
-    (r"\.tracked\(\)", "Binding's tracked()", OBSERVATION),
-    (r"\bObservations\s*[({<]", "Observations", OS_26),
-    (r"\bwith(Throwing)?DiscardingTaskGroup\b", "discarding task groups", OBSERVATION),
-    (r"\bMutex\s*[<(]|\bAtomic\s*<", "Synchronization's Mutex and Atomic", OS_15),
-    (r"\b(U)?Int128\b", "Int128", OS_15),
-    (r"\bString\(validating:", "String(validating:)", OS_15),
-    (r"\bany\s+AsyncSequence<|\bsome\s+AsyncSequence<", "AsyncSequence's primary associated types", OS_15),
-    (r"\b(Raw|Mutable|UTF8)?Span\b|\.span\b|\bInlineArray\b", "Span and InlineArray", OS_26),
-    (r"\bTask\.immediate\b|\bTask\(name:", "Task.immediate and named tasks", OS_26),
-]
 
 # (pattern, what, Swift version needed) — language and Swift Testing features newer than the tools version.
 LANGUAGE_RULES = [
@@ -135,8 +120,10 @@ def parse_available(text):
     return found
 
 
-def violations(path, source, tools, minimums):
-    """Yields (line number, message) for each unguarded use in `source`."""
+def walk(source, tools, minimums):
+    """Yields (line number, column where the piece starts, piece, availability in force, compiler version)
+    for each run of code between braces, with the scope in force there: the package's minimums, raised by
+    an enclosing `@available` declaration, `if #available` block or `guard #available`, and `#if compiler`."""
     lines = blank_comments_and_strings(source).split("\n")
     # Each scope: [availability dict, compiler version]; the file scope has the package's minimums.
     scopes = [[dict(minimums), tools]]
@@ -161,7 +148,9 @@ def violations(path, source, tools, minimums):
             continue  # importing a newer type by name needs no availability
         # A line is judged piece by piece: each run of text between braces with the scope in force there,
         # so `if #available(…) { a() } else { b() }` judges `b()` outside the guard.
+        column = 1
         for piece in re.split(r"([{}])", line):
+            start, column = column, column + len(piece)
             if piece == "{":
                 opened = merge(scopes[-1][0], pending_available or {})
                 opened = merge(opened, pending_if_available or {})
@@ -188,16 +177,7 @@ def violations(path, source, tools, minimums):
             # The piece's own code is judged with what is in force once its declaration's attribute applies.
             in_force = merge(scopes[-1][0], pending_available or {})
             in_force = merge(in_force, pending_if_available or {})
-            for pattern, what, needed in API_RULES:
-                if re.search(pattern, piece) and not all(
-                    in_force.get(platform, (0,)) >= needed[platform] for platform in PLATFORMS
-                ):
-                    yield number, f"{what} needs {', '.join(f'{p} {needed[p][0]}' for p in PLATFORMS)}: " \
-                        "mark the declaration @available or guard it with #available"
-            for pattern, what, needed in LANGUAGE_RULES:
-                if re.search(pattern, piece) and compiler < needed:
-                    yield number, f"{what} needs Swift {'.'.join(map(str, needed))}; the package's minimum is " \
-                        f"{'.'.join(map(str, tools))}: guard it with #if compiler(>={'.'.join(map(str, needed))})"
+            yield number, start, piece, in_force, compiler
             if pending_available is not None:
                 if re.search(r"\b(func|init|subscript|let|var|case|typealias|associatedtype|class|struct|enum|"
                              r"actor|protocol|extension|macro)\b", piece):
@@ -212,7 +192,22 @@ def violations(path, source, tools, minimums):
             in_declaration, parens = False, 0
 
 
-def check(paths, manifest_path="Package.swift"):
+def reaches(in_force, needed):
+    """Whether the availability in force reaches what `needed` asks, on every platform the package has."""
+    return all(in_force.get(platform, (0,)) >= needed[platform] for platform in PLATFORMS if platform in needed)
+
+
+def violations(path, source, tools, minimums):
+    """Yields (line number, message) for each use of a language feature newer than the tools version,
+    unguarded (API availability is the index check's: see availability_index.py)."""
+    for number, _, piece, in_force, compiler in walk(source, tools, minimums):
+        for pattern, what, needed in LANGUAGE_RULES:
+            if re.search(pattern, piece) and compiler < needed:
+                yield number, f"{what} needs Swift {'.'.join(map(str, needed))}; the package's minimum is " \
+                    f"{'.'.join(map(str, tools))}: guard it with #if compiler(>={'.'.join(map(str, needed))})"
+
+
+def check(paths, stores=(), modules_dirs=(), manifest_path="Package.swift"):
     with open(manifest_path, encoding="utf-8") as manifest:
         tools, minimums = package_minimums(manifest.read())
     failures = 0
@@ -227,47 +222,52 @@ def check(paths, manifest_path="Package.swift"):
                     for number, message in violations(path, file.read(), tools, minimums):
                         print(f"{path}:{number}: {message}")
                         failures += 1
+    if stores:
+        roots = [os.path.abspath(root) + os.sep for root in paths]
+
+        def ours(path):
+            return any(path.startswith(root) for root in roots) and f"{os.sep}.build" not in path
+
+        for path, number, message in availability_index.violations(
+                stores, modules_dirs, ours, walk, minimums, tools):
+            print(f"{os.path.relpath(path)}:{number}: {message}")
+            failures += 1
     return failures
 
 
 SELF_TEST_BAD = '''
-import Observation
-@MainActor @Observable final class Model { var x = 0 }
-func track() { withObservationTracking { } onChange: { } }
 func child() { weak let c = Object() }
-protocol P {
-    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
-    func a()
-}
-func c() { withObservationTracking { } onChange: { } }
-func d() { if #available(iOS 17, macOS 14, tvOS 17, watchOS 10, *) { e() } else { withObservationTracking { } onChange: { } } }
-let s = "\\(withObservationTracking { } onChange: { })"
+@concurrent func work() async {}
 '''
 
 SELF_TEST_GOOD = '''
-import Observation
-@available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
-@MainActor @Observable final class Model { var x = 0 }
-// withObservationTracking in a comment, and "withObservationTracking" in a string
-@available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
-func track() {
-    withObservationTracking { } onChange: { }
-}
-func later() {
-    if #available(iOS 17, macOS 14, tvOS 17, watchOS 10, *) { withObservationTracking { } onChange: { } }
-    guard #available(iOS 18, macOS 15, tvOS 18, watchOS 11, *) else { return }
-    let m = Mutex(0)
-}
 #if compiler(>=6.2)
     func child() { weak let c = Object() }
 #endif
-@available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
-public func tracked(
-    value: Int
-) -> TrackedValue<Int> {
+// weak let in a comment, and "weak let" in a string
+'''
+
+# Compiled into an index store by the self-test: each unguarded use of a symbol newer than the minimums
+# (Synchronization's Atomic and Mutex, Swift's RangeSet and indices(where:), Observation) is on a line
+# ending `// flagged`; every other use is guarded.
+SELF_TEST_API = '''
+import Observation
+import Synchronization
+
+func atomic() -> Int { let a = Atomic<Int>(0); return a.load(ordering: .relaxed) }   // flagged
+func ranges() { _ = RangeSet<Int>() }   // flagged
+func indices() { _ = [1, 2].indices(where: { $0 > 1 }) }   // flagged
+func track() { withObservationTracking { } onChange: { } }   // flagged
+@available(iOS 18, macOS 15, tvOS 18, watchOS 11, *)
+func guardedByDeclaration() { let m = Mutex(0); _ = m.withLock { $0 } }
+func guardedByIf() {
+    if #available(iOS 18, macOS 15, tvOS 18, watchOS 11, *) { _ = RangeSet<Int>() } else { withObservationTracking { } onChange: { } }   // flagged
+}
+func guardedByGuard() {
+    guard #available(iOS 17, macOS 14, tvOS 17, watchOS 10, *) else { return }
     withObservationTracking { } onChange: { }
 }
-let text = "withObservationTracking \\(value) in a string"
+// RangeSet<Int>() in a comment
 '''
 
 
@@ -275,9 +275,22 @@ def self_test():
     tools, minimums = (6, 1), {"iOS": (16,), "macOS": (13,), "tvOS": (16,), "watchOS": (9,)}
     bad = list(violations("bad.swift", SELF_TEST_BAD, tools, minimums))
     good = list(violations("good.swift", SELF_TEST_GOOD, tools, minimums))
-    assert [line for line, _ in bad] == [3, 4, 5, 10, 11, 12], bad
+    assert [line for line, _ in bad] == [2, 3], bad
     assert good == [], good
-    print("self-test: 6 unguarded uses found, 0 false reports on guarded ones")
+    with tempfile.TemporaryDirectory() as work:
+        source = os.path.join(work, "Fixture.swift")
+        with open(source, "w", encoding="utf-8") as file:
+            file.write(SELF_TEST_API)
+        store = os.path.join(work, "store")
+        subprocess.run(["swiftc", "-parse-as-library", "-module-name", "Fixture", "-c", source, "-o",
+                        os.path.join(work, "Fixture.o"), "-index-store-path", store], check=True)
+        found = availability_index.violations(
+            [store], [], lambda path: path == os.path.realpath(source) or path == source, walk, minimums, tools)
+    expected = [number for number, text in enumerate(SELF_TEST_API.split("\n"), start=1) if text.endswith("// flagged")]
+    lines = sorted({line for _, line, _ in found})
+    assert lines == expected, (lines, expected, found)
+    print(f"self-test: {len(bad)} unguarded language features and {len(expected)} unguarded API uses found "
+          "(Atomic, RangeSet, indices(where:), Observation), 0 false reports on guarded ones")
 
 
 if __name__ == "__main__":
@@ -285,7 +298,16 @@ if __name__ == "__main__":
     if arguments[:1] == ["--self-test"]:
         self_test()
         arguments = arguments[1:]
-    found = check(arguments or ["Sources", "Tests", "Examples"])
+    stores, modules_dirs, paths = [], [], []
+    while arguments:
+        argument = arguments.pop(0)
+        if argument == "--index-store":
+            stores.append(arguments.pop(0))
+        elif argument == "--modules":
+            modules_dirs.append(arguments.pop(0))
+        else:
+            paths.append(argument)
+    found = check(paths or ["Sources", "Tests", "Examples"], stores, modules_dirs)
     if found:
         print(f"{found} use(s) newer than the package's minimums, unguarded (see Docs/ApplePlatforms.md)")
         sys.exit(1)
