@@ -88,4 +88,32 @@ struct LineAndEventParsingTests {
     @Test func aFieldWithoutAColonHasAnEmptyValue() throws {
         #expect(try events(["data", "data", ""]) == [ServerSentEvent(data: "\n")])
     }
+
+    @Test func aCombiningMarkAfterTheColonIsPartOfTheValue() throws {
+        // Given a combining acute right after `data:`, which would join the colon in one Character
+        let parsed = try events(["data:\u{301}x", ""])
+        // Then the HTML standard's parse, on code points: the field is `data`, the value the rest
+        #expect(parsed == [ServerSentEvent(data: "\u{301}x")])
+    }
+
+    @Test func onlyASpaceRightAfterTheColonIsDropped() throws {
+        // Given a space followed by a combining mark, which would form one Character
+        let parsed = try events(["data: \u{301}x", ""])
+        // Then the space goes and the mark stays
+        #expect(parsed.first?.data.unicodeScalars.map(\.value) == [0x301, 0x78])
+    }
+
+    @Test func aCombiningMarkAfterAFieldNameMakesAnotherField() throws {
+        // Given `data` followed by a combining mark before the colon: a field named otherwise
+        let parsed = try events(["data\u{301}: x", "data: y", ""])
+        // Then only the real data line counts
+        #expect(parsed == [ServerSentEvent(data: "y")])
+    }
+
+    @Test func aByteOrderMarkFollowedByACombiningMarkIsStillDropped() throws {
+        let parsed = try events(["\u{FEFF}data: a", ""])
+        #expect(parsed == [ServerSentEvent(data: "a")])
+        let comment = try events(["\u{FEFF}:\u{301} comment", "data: b", ""])
+        #expect(comment == [ServerSentEvent(data: "b")])
+    }
 }

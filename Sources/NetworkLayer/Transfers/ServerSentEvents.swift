@@ -29,6 +29,7 @@ public struct ServerSentEvent: Sendable, Equatable {
 /// comments (`:`) and unknown fields are skipped, `data:` lines are joined with `\n`, an event without
 /// data is not dispatched, an ID containing NUL is ignored, `retry:` counts only when it is all digits,
 /// a byte-order mark at the start is dropped, and an event cut off by the end of the stream is discarded.
+/// Lines are parsed on their bytes, so a combining mark after the colon is part of the value.
 ///
 /// ```swift
 /// for try await event in try await provider.stream(api.updates()).events() where event.event == "score" {
@@ -76,38 +77,41 @@ struct EventParser: Sendable {
         self.maximumLength = maximumLength
     }
 
-    /// Takes one line; returns the event a blank line completes.
+    /// Takes one line; returns the event a blank line completes. Parsed on UTF-8 bytes, as the HTML
+    /// standard parses code points: a combining mark after the colon or its space is part of the value,
+    /// never joined to them as one `Character`.
     mutating func consume(_ rawLine: String) throws(ResponseStreamError) -> ServerSentEvent? {
-        var line = Substring(rawLine)
+        var line = Substring(rawLine).utf8[...]
         if isFirstLine {
             isFirstLine = false
-            if line.first == "\u{FEFF}" { line = line.dropFirst() }
+            if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }  // U+FEFF
         }
         if line.isEmpty { return dispatch() }
-        if line.first == ":" { return nil }
-        let field: Substring
-        var value: Substring
-        if let colon = line.firstIndex(of: ":") {
+        if line.first == UInt8(ascii: ":") { return nil }
+        let field: Substring.UTF8View.SubSequence
+        var value: Substring.UTF8View.SubSequence
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
             field = line[..<colon]
             value = line[line.index(after: colon)...]
-            if value.first == " " { value = value.dropFirst() }
+            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
         } else {
-            (field, value) = (line, "")
+            (field, value) = (line, line[line.endIndex...])
         }
-        switch field {
+        let text = String(decoding: value, as: UTF8.self)
+        // Field names are compared byte for byte (a String would compare canonical equivalents).
+        let name: String? = ["event", "data", "id", "retry"].first { field.elementsEqual($0.utf8) }
+        switch name {
         case "event":
-            eventType = String(value)
+            eventType = text
         case "data":
             if hasData { data += "\n" }
-            data += value
+            data += text
             hasData = true
             guard data.utf8.count <= maximumLength else { throw .lineTooLong(limit: maximumLength) }
         case "id":
-            if !value.contains("\u{0}") { lastEventID = String(value) }
+            if !value.contains(0) { lastEventID = text }
         case "retry":
-            if !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                let milliseconds = Int64(value)
-            {
+            if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }), let milliseconds = Int64(text) {
                 retry = .milliseconds(milliseconds)
             }
         default:
