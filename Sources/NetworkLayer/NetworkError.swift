@@ -24,7 +24,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case apiError(any Error & Sendable)
     /// An attempt took longer than the endpoint's timeout.
     case timedOut(Duration)
-    /// A middleware failed for a reason of its own (a token provider that threw, say).
+    /// A middleware failed for a reason of its own (a token provider that threw, say). A `URLError` a
+    /// middleware throws (a token refresh that failed offline) is ``transport(_:)`` instead, and a
+    /// `NetworkError` it throws arrives as it is.
     case middleware(any Error & Sendable)
     /// The session (a custom ``NetworkSessionType``) threw an error of its own, one that is not a
     /// `URLError`: a missing recording in a ``RecordReplaySession``, say.
