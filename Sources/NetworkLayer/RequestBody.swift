@@ -157,6 +157,12 @@ public struct MultipartFormData: Sendable {
     /// - Parameter url: The file to write (replaced if it exists).
     /// - Throws: ``NetworkError/file(_:)`` when a part cannot be read or the file written.
     public func write(to url: URL) throws {
+        try write(to: url, stoppingWhen: { false })
+    }
+
+    /// ``write(to:)``, checking `isCancelled` before each piece: when it says so, the copy stops there
+    /// and throws `CancellationError` (the caller removes the file).
+    func write(to url: URL, stoppingWhen isCancelled: () -> Bool) throws {
         guard
             FileManager.default.createFile(
                 atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
@@ -166,8 +172,13 @@ public struct MultipartFormData: Sendable {
         do {
             let output = try FileHandle(forWritingTo: url)
             defer { try? output.close() }
-            try encode { try output.write(contentsOf: $0) }
+            try encode { piece in
+                if isCancelled() { throw CancellationError() }
+                try output.write(contentsOf: piece)
+            }
         } catch let error as NetworkError {
+            throw error
+        } catch let error as CancellationError {
             throw error
         } catch {
             throw NetworkError.file(error)
@@ -207,6 +218,8 @@ public struct MultipartFormData: Sendable {
             while let piece = try input.read(upToCount: 1 << 18), !piece.isEmpty {
                 try emit(piece)
             }
+        } catch let error as CancellationError {
+            throw error
         } catch {
             throw NetworkError.file(error)
         }

@@ -71,7 +71,8 @@ extension NetworkProvider {
 
     /// Sends `endpoint` with `form` as a `multipart/form-data` body written to a temporary file first,
     /// file parts copied in pieces, so large files never sit whole in memory; then like
-    /// ``upload(_:fromFile:progress:)``. The temporary file is removed afterwards.
+    /// ``upload(_:fromFile:progress:)``. The temporary file is removed afterwards. Cancelling the caller
+    /// stops the copy at its next piece (256 KiB).
     /// - Parameters:
     ///   - endpoint: The endpoint to send.
     ///   - form: The form; its file parts are read from disk.
@@ -87,8 +88,17 @@ extension NetworkProvider {
         // Removed however this ends, a failed write included: the form's fields (a password) are in it.
         defer { try? FileManager.default.removeItem(at: file) }
         // Written on a Dispatch queue: copying large files would hold a cooperative thread for seconds.
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async { continuation.resume(with: Result { try form.write(to: file) }) }
+        // A cancelled caller stops the copy at its next 256 KiB piece; the file is then removed above.
+        let cancelled = Locked(false)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                DispatchQueue.global().async {
+                    continuation.resume(
+                        with: Result { try form.write(to: file, stoppingWhen: { cancelled.withLock { $0 } }) })
+                }
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
         }
         var endpoint = endpoint
         endpoint.headers["Content-Type"] = form.contentType
