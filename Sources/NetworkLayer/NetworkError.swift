@@ -59,6 +59,10 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         /// session, which follows redirects itself, to any host, with every header: refused before any
         /// task is made unless the provider was made with `sendsCredentialHeaders: true`.
         case credentialHeaderInBackground(endpoint: String, header: String)
+        /// A download's endpoint sets a `Range` header of its own: a download writes a whole file and asks
+        /// for ranges itself (to resume), so it is refused before any request. `send(_:)` returns a range's
+        /// bytes.
+        case rangeInDownload(endpoint: String)
     }
 
     /// An answer with an unacceptable status.
@@ -119,6 +123,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "Invalid request: the body of \(endpoint) could not be encoded: \(underlying)"
         case .invalidRequest(.backgroundSession(let endpoint)):
             return "Invalid request: \(endpoint) cannot be sent through a background URLSession."
+        case .invalidRequest(.rangeInDownload(let endpoint)):
+            return "Invalid request: \(endpoint) sets its own Range header, which a download (a whole file) does not "
+                + "take; send it with send(_:) to get the range's bytes."
         case .invalidRequest(.credentialHeaderInBackground(let endpoint, let header)):
             return "Invalid request: \(endpoint) carries \(header), which a background URLSession would send "
                 + "along a redirect to any host."

@@ -47,7 +47,8 @@ extension NetworkProvider {
     ///     order), on the thread that receives them (the transfer session's queue with a `URLSession`),
     ///     not the caller's; `nil` by default.
     /// - Returns: The file and the response.
-    /// - Throws: ``NetworkError`` (``NetworkError/file(_:)`` when the file cannot be written), or
+    /// - Throws: ``NetworkError`` (``NetworkError/file(_:)`` when the file cannot be written,
+    ///   ``NetworkError/InvalidRequest/rangeInDownload(endpoint:)`` when the endpoint sets its own `Range`), or
     ///   `CancellationError` when the calling task is cancelled. The partial file is removed (on Apple
     ///   platforms, one URLSession keeps for resume data stays in the app's temporary folder until the
     ///   system clears it).
@@ -57,6 +58,11 @@ extension NetworkProvider {
         resumeAttempts: Int = 3,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> DownloadedFile {
+        // The download asks for ranges itself: a caller's own would be replaced by a window, or its `206`
+        // taken for a broken resume. Refused before anything is asked for.
+        if endpoint.headers.keys.contains(where: { $0.caseInsensitiveCompare("Range") == .orderedSame }) {
+            throw NetworkError.invalidRequest(.rangeInDownload(endpoint: endpoint.name))
+        }
         // A `206` answers the download's own `Range`: accepted wherever a `200` would be.
         var endpoint = endpoint
         endpoint.acceptableStatusCodes = DownloadStatusCodes(endpoint.acceptableStatusCodes)

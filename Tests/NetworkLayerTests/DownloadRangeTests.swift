@@ -1,0 +1,37 @@
+import Foundation
+import NetworkLayer
+import Testing
+
+/// A download writes a whole file and asks for ranges itself: an endpoint with a `Range` of its own is
+/// refused before any request, with a typed error that points to `send`.
+@Suite("NetworkProvider.download: an endpoint's own Range")
+struct DownloadRangeTests {
+    @Test(arguments: ["Range", "range", "RANGE"])
+    func aDownloadWhoseEndpointSetsARangeIsRefusedBeforeAnyRequest(header: String) async throws {
+        // Given an endpoint asking for the first 100 bytes of a log
+        let session = StubSession.status(206, body: Data(count: 100), headers: ["Content-Range": "bytes 0-99/1000"])
+        var log = Endpoint<Data>(baseURL: exampleURL, path: "logs/today")
+        log.headers[header] = "bytes=0-99"
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("range-\(UUID().uuidString)")
+        // When
+        let thrown = await error(of: { try await NetworkProvider(session: session).download(log, to: destination) })
+        // Then it is refused, nothing was asked for, and nothing was written
+        guard case .invalidRequest(.rangeInDownload(let endpoint)) = thrown as? NetworkError else {
+            Issue.record("expected the Range to be refused, got \(String(describing: thrown))")
+            return
+        }
+        #expect(endpoint.contains("logs/today"))
+        #expect(session.requests.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(thrown.map { "\($0)" }?.contains("send(_:)") == true)
+    }
+
+    @Test func theSameEndpointSentWithSendGetsItsBytes() async throws {
+        let session = StubSession.status(206, body: Data(count: 100), headers: ["Content-Range": "bytes 0-99/1000"])
+        var log = Endpoint<Data>(baseURL: exampleURL, path: "logs/today")
+        log.headers["Range"] = "bytes=0-99"
+        log.acceptableStatusCodes = 200...299
+        let bytes = try await NetworkProvider(session: session).send(log)
+        #expect(bytes.count == 100)
+    }
+}
