@@ -114,23 +114,6 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
             disk: try DiskStorage(configuration: .init(name: name), clock: clock))
     }
 
-    /// Creates a cache with default tiers in `directory`, or under the caches directory by `name` when
-    /// `directory` is `nil`.
-    /// - Parameters:
-    ///   - name: Names the disk folder when `directory` is `nil`; ignored otherwise.
-    ///   - directory: Where disk entries go; `nil` for the platform caches directory.
-    ///   - clock: The time source of both tiers; ``CacheClock/system`` by default.
-    /// - Throws: ``CacheError`` when the disk directory cannot be created.
-    @available(
-        *, deprecated,
-        message: "use Cache(directory:) for a folder of your own, Cache(name:) for the caches directory"
-    )
-    public convenience init(name: String, directory: URL?, clock: CacheClock = .system) throws(CacheError) {
-        self.init(
-            memory: MemoryStorage(clock: clock),
-            disk: try DiskStorage(configuration: .init(name: name, directory: directory), clock: clock))
-    }
-
     /// A memory tier in front of a disk tier kept in `directory`, created if needed, each with its default
     /// limits: the one call for "a cache in this folder".
     ///

@@ -46,30 +46,6 @@ public protocol CacheStorage<Value>: Sendable {
 extension CacheStorage {
     /// `.disk`: a tier of your own takes the disk expiration unless it says it keeps values in memory.
     public var kind: CacheTier { .disk }
-
-    /// The live entry for `key`.
-    @available(*, deprecated, renamed: "entry(forKey:)")
-    public func cachedEntry(forKey key: String) async -> CacheEntry<Value>? {
-        await entry(forKey: key)
-    }
-
-    /// Stores `value` for `key`.
-    @available(*, deprecated, renamed: "store(_:forKey:expiration:)")
-    public func storeEntry(_ value: Value, forKey key: String, expiration: CacheExpiration?) async throws {
-        try await store(value, forKey: key, expiration: expiration)
-    }
-
-    /// Removes the entry for `key`.
-    @available(*, deprecated, renamed: "removeValue(forKey:)")
-    public func removeEntry(forKey key: String) async throws {
-        try await removeValue(forKey: key)
-    }
-
-    /// Removes every entry.
-    @available(*, deprecated, renamed: "removeAll()")
-    public func removeAllEntries() async throws {
-        try await removeAll()
-    }
 }
 
 /// A value read from a ``CacheStorage`` tier, with the expiration it has from now on.
