@@ -6,7 +6,7 @@ import Foundation
 extension CacheExpiration {
     /// The entry expires `duration` after it is stored: ``seconds(_:)`` for a `Duration`.
     /// ```swift
-    /// let ttl: Duration = .minutes(10)
+    /// let ttl: Duration = .seconds(600)
     /// try await cache.store(page, forKey: url, expiration: .after(ttl))
     /// ```
     /// - Parameter duration: How long the entry lives.

@@ -77,6 +77,43 @@ struct RemoveAllWaitingRuleTests {
         #expect(finished, "the inner load queued behind removeAll, which waited for the tier's read")
     }
 
+    @Test func aLoadJoinedByAnotherLoadBeforeTheTierWaitedFinishesWhileRemoveAllWaits() async throws {
+        // Given a load of "c" whose loader then reads "d", and a load of "b" whose loader joins it, both
+        // started by plain callers before any tier waits
+        let (cache, tier) = await makeCache()
+        let innerGate = AsyncGate()
+        let inner = Task {
+            try await cache.value(forKey: "c") {
+                await innerGate.enter()
+                _ = await cache.value(forKey: "d")
+                return "c"
+            }
+        }
+        await innerGate.waitUntilEntered()
+        let outerGate = AsyncGate()
+        let outer = startLoadOfB(in: cache, gate: outerGate) { _ = try? await cache.value(forKey: "c") { "c" } }
+        await outerGate.waitUntilEntered()
+        outerGate.open()
+        while cache.waitingForLoads < 2 { await Task.yield() }  // "c": its caller and the load of "b"
+        // When a tier's read of "a" joins the load of "b", removeAll waits for "a", and "c"'s loader goes on
+        await tier.holdRead(of: "a", thenRead: "b", loadingOnAMiss: true)
+        let reader = Task { await cache.value(forKey: "a") }
+        await tier.readGate.waitUntilEntered()
+        let remover = Task { try await cache.removeAll() }
+        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        tier.readGate.open()
+        while cache.waitingForLoads < 4 { await Task.yield() }  // and "b": its caller and the tier's read
+        innerGate.open()
+        // Then the right to pass reaches the inner load through the outer one: all of them finish
+        let finished = await Watchdog.finishes {
+            _ = try? await inner.value
+            _ = try? await outer.value
+            _ = await reader.value
+            _ = try? await remover.value
+        }
+        #expect(finished, "the inner load's read queued behind removeAll")
+    }
+
     @Test func aCacheThatRanThatShapeStillAnswersEveryKeyAfterwards() async throws {
         // Given the shape above has run to its end
         let (cache, tier) = await makeCache()

@@ -12,15 +12,17 @@ extension KeyLanes {
         }
     }
 
-    /// Lends the current task's right to pass a waiting exclusive operation (if it has one) to the load
-    /// running under `token`, which it is about to wait for, and lets through the load's callers already
-    /// queued behind such an operation.
+    /// Records that the current task (a lane holder, or a load) is about to wait for the load running
+    /// under `token`, so the load passes a waiting exclusive operation whenever the current task may, now
+    /// or once a lane holder waits for it in turn; lets through the callers already queued that may now.
     func sponsor(_ token: UInt64) {
         guard let held = Self.holder.flatMap({ $0.lanes == ObjectIdentifier(self) ? $0.lease : nil }) else {
             return
         }
         let resumed = state.withLock { state -> [Continuation] in
-            guard state.sponsors[token] != nil, state.mayNest(held) else { return [] }
+            // The link is kept even when `held` has no right to pass yet (a load joined by another load
+            // before any lane holder waited for it): the right is followed through the links when asked.
+            guard state.sponsors[token] != nil else { return [] }
             state.sponsors[token]?.insert(held)
             return Self.letThroughNested(&state)
         }
