@@ -64,6 +64,24 @@ struct CacheTrustTests {
         #expect(chart.omittedEntries == 2_990)
     }
 
+    @Test func aSymbolicLinkInPlaceOfAFolderAboveTheCacheFoldersCreatesNothingWhereItPoints() async throws {
+        // Given the repository's own folder replaced by a link to an empty folder elsewhere
+        let elsewhere = TemporaryFolder()
+        try FileManager.default.createDirectory(at: elsewhere.url, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let kobis = folder.url.appendingPathComponent("kobis")
+        try FileManager.default.createSymbolicLink(at: kobis, withDestinationURL: elsewhere.url)
+        let warnings = Recorder<String>()
+        // When the repository is made over it
+        let repository = CachingKobisRepository(
+            origin: OfflineCacheTests.CountingOrigin(), directory: kobis, scope: "s",
+            now: { Date(timeIntervalSince1970: 1_795_000_000) }, warn: { warnings.append($0) })
+        _ = try await repository.dailyBoxOffice(for: day("2026-11-01"))
+        // Then it warned, and made no folder where the link points
+        #expect(warnings.values.first?.contains("symbolic link") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.url.path).isEmpty)
+    }
+
     @Test func aSymbolicLinkInPlaceOfACacheFolderIsNotFollowed() async throws {
         // Given the charts folder replaced by a link to a folder elsewhere
         let elsewhere = TemporaryFolder()

@@ -102,6 +102,10 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
         memory: MemoryStorage<String, Value>, disk configuration: DiskStorage<Value>.Configuration,
         below root: URL, clock: CacheClock, warnOfWrites: @escaping @Sendable (String) -> Void = { _ in }
     ) -> (TieredStore, problem: String?) {
+        // Before the storage is made: making it creates the folder and its parents, through any link.
+        if let directory = configuration.directory, let link = firstLink(from: root, to: directory) {
+            return (.memoryOnly(memory), "\(link) is a symbolic link, which the cache does not follow")
+        }
         do {
             let disk = try DiskStorage<Value>(configuration: configuration, clock: clock)
             if let link = firstLink(from: root, to: disk.directoryURL) {
