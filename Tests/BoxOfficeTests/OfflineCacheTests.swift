@@ -173,6 +173,17 @@ struct OfflineCacheTests {
         #expect(origin.calls.values.count == 2)
     }
 
+    @Test func aFilmCodeCarryingAKeyIsRefusedBeforeAnyLookup() async throws {
+        // Given a code that carries part of the key
+        let origin = CountingOrigin()
+        // When
+        await #expect(throws: BoxOfficeError.self) {
+            _ = try await repository(origin, secrets: ["SECRETKEY42XYZ"]).movieDetails(code: "SECRETKEY42")
+        }
+        // Then the origin was never asked
+        #expect(origin.calls.values.isEmpty)
+    }
+
     @Test func aFailureIsNotCached() async throws {
         let origin = CountingOrigin()
         origin.failure = .unreachable("down")

@@ -131,6 +131,22 @@ struct PosterSecretTests {
         #expect(requests.values.isEmpty)
     }
 
+    @Test func aMovieCodeCarryingAKeyIsNeitherSearchedForNorKept() async throws {
+        // Given a chart row whose code a hostile KOBIS echoed the Kakao key into
+        let requests = Recorder<String>()
+        let folder = TemporaryFolder()
+        let posters = provider(imageURL: "https://images.example/p.png", requests: requests, folder: folder.url)
+        // When
+        await #expect(throws: BoxOfficeError.self) {
+            _ = try await posters.poster(movieCode: Self.kakaoKey.lowercased(), title: "별빛 우체국")
+        }
+        // Then nothing was sent, and no cache file holds the key
+        #expect(requests.values.isEmpty)
+        for data in cacheFiles(folder.url) {
+            #expect(data.range(of: Data(Self.kakaoKey.lowercased().utf8)) == nil)
+        }
+    }
+
     @Test func aCleanImageURLIsFollowedAndCached() async throws {
         // Given
         let requests = Recorder<String>()

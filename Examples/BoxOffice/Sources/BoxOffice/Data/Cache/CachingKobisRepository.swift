@@ -96,8 +96,12 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
     private func chartKey(_ day: Day) -> String { "\(scope) chart \(day.compact)" }
 
     /// The details of `code`: from the cache when it holds them, else from the origin, then kept for
-    /// ``CachePolicy/movieExpiration(savedAt:)``.
+    /// ``CachePolicy/movieExpiration(savedAt:)``. A code carrying one of the run's keys is refused.
     public func movieDetails(code: String) async throws -> MovieDetails {
+        // A code carrying a key (a hostile chart's row) would go into a cache file's key, and to KOBIS.
+        guard !CarriedSecrets(secrets).appear(in: code) else {
+            throw BoxOfficeError.refused("the film code carries an API key, so it was not looked up")
+        }
         do {
             let (cached, source) = try await movies.value(forKey: "\(scope) movie \(code)") {
                 [origin, now, secrets] in

@@ -85,6 +85,8 @@ public final class PosterProvider: PosterProviding {
 
     private func findPoster(movieCode: String, title: String) async throws -> Poster? {
         guard !secrets.appear(in: title) else { throw PosterError.carriesCredentials(.title) }
+        // The code becomes part of a cache file's key.
+        guard !secrets.appear(in: movieCode) else { throw PosterError.carriesCredentials(.movieCode) }
         let searchKey = "\(scope) search \(movieCode)"
         let (found, _) = try await searches.value(forKey: searchKey) {
             [api, searchProvider, secrets, clock] in
@@ -156,6 +158,8 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
         case imageURL
         /// The film's title, which the search would send to Kakao.
         case title
+        /// The film's code, which a cache file's key would hold.
+        case movieCode
     }
 
     /// One line for a person.
@@ -169,6 +173,8 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
             "the image URL found carries a user name, a password or an API key, so it was not followed"
         case .carriesCredentials(.title):
             "the film's title carries an API key, so it was not sent to the image search"
+        case .carriesCredentials(.movieCode):
+            "the film's code carries an API key, so its poster was not looked up"
         }
     }
 
