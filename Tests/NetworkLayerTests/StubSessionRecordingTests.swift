@@ -45,6 +45,10 @@ struct StubSessionRecordingTests {
         #expect(!request.url.contains("KEY-123"))
         #expect(!"\(request)".contains("token-1"))
         #expect(!String(reflecting: request).contains("token-1"))
+        var dumped = ""
+        dump(session.requests, to: &dumped)
+        #expect(!dumped.contains("token-1"))
+        #expect(!Mirror(reflecting: request).children.contains { "\($0.value)".contains("token-1") })
         // And a test can still check which credential went out
         #expect(request.header("authorization", is: "Bearer token-1"))
         #expect(!request.header("Authorization", is: "Bearer token-2"))

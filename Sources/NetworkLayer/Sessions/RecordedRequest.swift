@@ -12,7 +12,9 @@ import Foundation
 /// ```swift
 /// #expect(session.requests.last?.header("Authorization", is: "Bearer new-token") == true)
 /// ```
-public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The HTTP method, `GET` when the request named none.
     public let method: String
     /// The URL, with key-like query values and any password replaced by `REDACTED`.
@@ -52,4 +54,13 @@ public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible, Cus
 
     /// The same as ``description``: no credential is shown when a test prints the request.
     public var debugDescription: String { description }
+
+    /// The shown fields only, so `dump` and a failing expectation's reflection of the request show no
+    /// credential either.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["method": method, "url": url, "headers": headers, "bodyByteCount": bodyByteCount],
+            displayStyle: .struct)
+    }
 }
