@@ -110,6 +110,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var decode: @Sendable (Data, HTTPURLResponse) throws -> Response
     /// ``isIdempotent`` as set, or `nil` to follow the method.
     private var idempotence: Bool?
+    /// Whether ``decode`` is a JSON decoder's with `.convertFromSnakeCase`, so a decoding failure renders
+    /// its coding path with the body's keys.
+    var convertsSnakeCaseKeys = false
 
     /// Creates an endpoint with an explicit decoding closure.
     /// - Parameters:
@@ -225,6 +228,8 @@ extension Endpoint where Response: Decodable {
             body: body,
             timeout: timeout, acceptableStatusCodes: acceptableStatusCodes,
             decode: { data, _ in try JSONDecoding.decode(Response.self, from: data, using: decoder) })
+        // A failure then names the body's keys as the body spells them (NetworkError.DecodingFailure).
+        if case .convertFromSnakeCase = decoder.keyDecodingStrategy { convertsSnakeCaseKeys = true }
     }
 }
 

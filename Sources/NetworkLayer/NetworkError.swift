@@ -124,7 +124,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .invalidRequest(.backgroundSession(let endpoint)):
             return "Invalid request: \(endpoint) cannot be sent through a background URLSession."
         case .invalidRequest(.rangeInDownload(let endpoint)):
-            return "Invalid request: \(endpoint) sets its own Range header, which a download (a whole file) does not "
+            return
+                "Invalid request: \(endpoint) sets its own Range header, which a download (a whole file) does not "
                 + "take; send it with send(_:) to get the range's bytes."
         case .invalidRequest(.credentialHeaderInBackground(let endpoint, let header)):
             return "Invalid request: \(endpoint) carries \(header), which a background URLSession would send "
@@ -199,7 +200,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Describes a `DecodingError` with its coding path rendered like `a.b[3].c`.
-    static func decoding(_ error: any Error, type: String, body: Data) -> NetworkError {
+    static func decoding(_ error: any Error, type: String, body: Data, convertsSnakeCase: Bool = false)
+        -> NetworkError
+    {
         let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
         guard let decodingError = error as? DecodingError else {
             return .decoding(
@@ -222,7 +225,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         }
         return .decoding(
             DecodingFailure(
-                type: type, codingPath: JSONKeyPath.render(path, in: body), reason: reason,
+                type: type,
+                codingPath: JSONKeyPath.render(path, in: body, convertsSnakeCase: convertsSnakeCase),
+                reason: reason,
                 bodyExcerpt: excerpt, underlying: decodingError))
     }
 }

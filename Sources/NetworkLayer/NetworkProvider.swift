@@ -197,7 +197,9 @@ public final class NetworkProvider: Sendable {
         } catch let error as NetworkError {
             throw error
         } catch {
-            throw NetworkError.decoding(error, type: String(describing: Response.self), body: data)
+            throw NetworkError.decoding(
+                error, type: String(describing: Response.self), body: data,
+                convertsSnakeCase: endpoint.convertsSnakeCaseKeys)
         }
     }
 

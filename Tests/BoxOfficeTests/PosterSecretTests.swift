@@ -135,7 +135,8 @@ struct PosterSecretTests {
         // Given a chart row whose code a hostile KOBIS echoed the Kakao key into
         let requests = Recorder<String>()
         let folder = TemporaryFolder()
-        let posters = provider(imageURL: "https://images.example/p.png", requests: requests, folder: folder.url)
+        let posters = provider(
+            imageURL: "https://images.example/p.png", requests: requests, folder: folder.url)
         // When
         await #expect(throws: BoxOfficeError.self) {
             _ = try await posters.poster(movieCode: Self.kakaoKey.lowercased(), title: "별빛 우체국")

@@ -91,7 +91,9 @@ struct RemoveAllWaitingRuleTests {
         }
         await innerGate.waitUntilEntered()
         let outerGate = AsyncGate()
-        let outer = startLoadOfB(in: cache, gate: outerGate) { _ = try? await cache.value(forKey: "c") { "c" } }
+        let outer = startLoadOfB(in: cache, gate: outerGate) {
+            _ = try? await cache.value(forKey: "c") { "c" }
+        }
         await outerGate.waitUntilEntered()
         outerGate.open()
         while cache.waitingForLoads < 2 { await Task.yield() }  // "c": its caller and the load of "b"

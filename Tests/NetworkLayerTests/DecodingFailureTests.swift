@@ -50,6 +50,21 @@ struct DecodingFailureTests {
         #expect(found?.codingPath == "items[0].owner.avatar_url")
     }
 
+    @Test func aMissingKeyOfAPlainDecoderIsNamedAsTheSwiftPropertyItLooksFor() async {
+        // Given a decoder without a key strategy, and a body whose other keys happen to have underscores
+        struct Profile: Decodable, Sendable { let userName: String }
+        let provider = NetworkProvider(session: .json(#"{"created_at":"today","_id":1}"#))
+        let thrown = await error(of: {
+            try await provider.send(Endpoint<Profile>(baseURL: exampleURL, path: "me"))
+        })
+        // Then the path names the key the decoder looked for, as the body must spell it
+        guard case .decoding(let failure) = thrown as? NetworkError else {
+            Issue.record("expected a decoding failure, got \(String(describing: thrown))")
+            return
+        }
+        #expect(failure.codingPath == "userName")
+    }
+
     @Test func theDescriptionHasOnePeriodBeforeTheBody() async {
         let found = await failure(#"{"items":[{"full_name":"a/b","stargazers_count":"many","owner":{}}]}"#)
         let text = found.map { "\(NetworkError.decoding($0))" } ?? ""

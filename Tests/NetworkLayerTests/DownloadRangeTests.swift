@@ -9,12 +9,16 @@ struct DownloadRangeTests {
     @Test(arguments: ["Range", "range", "RANGE"])
     func aDownloadWhoseEndpointSetsARangeIsRefusedBeforeAnyRequest(header: String) async throws {
         // Given an endpoint asking for the first 100 bytes of a log
-        let session = StubSession.status(206, body: Data(count: 100), headers: ["Content-Range": "bytes 0-99/1000"])
+        let session = StubSession.status(
+            206, body: Data(count: 100), headers: ["Content-Range": "bytes 0-99/1000"])
         var log = Endpoint<Data>(baseURL: exampleURL, path: "logs/today")
         log.headers[header] = "bytes=0-99"
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("range-\(UUID().uuidString)")
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "range-\(UUID().uuidString)")
         // When
-        let thrown = await error(of: { try await NetworkProvider(session: session).download(log, to: destination) })
+        let thrown = await error(of: {
+            try await NetworkProvider(session: session).download(log, to: destination)
+        })
         // Then it is refused, nothing was asked for, and nothing was written
         guard case .invalidRequest(.rangeInDownload(let endpoint)) = thrown as? NetworkError else {
             Issue.record("expected the Range to be refused, got \(String(describing: thrown))")
@@ -27,7 +31,8 @@ struct DownloadRangeTests {
     }
 
     @Test func theSameEndpointSentWithSendGetsItsBytes() async throws {
-        let session = StubSession.status(206, body: Data(count: 100), headers: ["Content-Range": "bytes 0-99/1000"])
+        let session = StubSession.status(
+            206, body: Data(count: 100), headers: ["Content-Range": "bytes 0-99/1000"])
         var log = Endpoint<Data>(baseURL: exampleURL, path: "logs/today")
         log.headers["Range"] = "bytes=0-99"
         log.acceptableStatusCodes = 200...299

@@ -10,7 +10,8 @@ struct MultipartCancellationTests {
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("MultipartCancel-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "MultipartCancel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
@@ -33,10 +34,12 @@ struct MultipartCancellationTests {
         var asked = 0
         // When
         #expect(throws: CancellationError.self) {
-            try form.write(to: target, stoppingWhen: {
-                asked += 1
-                return asked > 4
-            })
+            try form.write(
+                to: target,
+                stoppingWhen: {
+                    asked += 1
+                    return asked > 4
+                })
         }
         // Then it stopped there: four pieces written, not 64 MiB
         let written = try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? UInt64 ?? 0
@@ -72,13 +75,17 @@ struct MultipartCancellationTests {
         // Then the copy stopped within a few pieces of the cancellation (not at 2 GiB), the upload ended
         // with CancellationError, and the copy is gone
         #expect(atCancel < 2 << 30, "the copy was complete before the test could cancel it")
-        #expect(largest < atCancel + (64 << 20), "the copy went from \(atCancel) to \(largest) bytes after cancellation")
+        #expect(
+            largest < atCancel + (64 << 20),
+            "the copy went from \(atCancel) to \(largest) bytes after cancellation")
         #expect(await finished.value is CancellationError)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     func temporaryBodies() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path))
+            ?? []
         return names.filter { $0.hasPrefix(BackgroundTasks.Note.temporaryBodyPrefix) }
     }
 

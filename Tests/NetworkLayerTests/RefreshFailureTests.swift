@@ -15,7 +15,8 @@ struct RefreshFailureTests {
         let provider = NetworkProvider(
             session: .status(401),
             middlewares: [
-                TokenRefreshMiddleware { throw failure }, AuthorizationMiddleware(hosts: ["api.example.com"]) { "t" },
+                TokenRefreshMiddleware { throw failure },
+                AuthorizationMiddleware(hosts: ["api.example.com"]) { "t" },
             ])
         return await error(of: { try await provider.send(Endpoint<Data>(baseURL: exampleURL, path: "me")) })
     }

@@ -91,10 +91,12 @@ extension NetworkProvider {
         // A cancelled caller stops the copy at its next 256 KiB piece; the file is then removed above.
         let cancelled = Locked(false)
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
                 DispatchQueue.global().async {
                     continuation.resume(
-                        with: Result { try form.write(to: file, stoppingWhen: { cancelled.withLock { $0 } }) })
+                        with: Result { try form.write(to: file, stoppingWhen: { cancelled.withLock { $0 } }) }
+                    )
                 }
             }
         } onCancel: {

@@ -111,7 +111,9 @@ struct EventParser: Sendable {
         case "id":
             if !value.contains(0) { lastEventID = text }
         case "retry":
-            if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }), let milliseconds = Int64(text) {
+            if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }),
+                let milliseconds = Int64(text)
+            {
                 retry = .milliseconds(milliseconds)
             }
         default:

@@ -4,14 +4,15 @@ import Foundation
 /// `.convertFromSnakeCase` the decoder reports Swift's names (`stargazersCount`), while a person reading
 /// the body looks for `stargazers_count`.
 enum JSONKeyPath {
-    /// `path` rendered like `items[1].stargazers_count`, each key matched against the body's objects
-    /// along the way: as is when the object has it, else the object's key the snake-case strategy maps
-    /// to it; a key the object lacks (a missing key) is written in snake case when this object or one
-    /// before it on the path has snake-case keys.
-    static func render(_ path: [any CodingKey], in body: Data) -> String {
-        var node = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+    /// `path` rendered like `items[1].stargazers_count`. Without `convertsSnakeCase`, the decoder's keys
+    /// are the body's, as they are. With it, each key is matched against the body's objects along the way:
+    /// as is when the object has it, else the object's key the strategy maps to it; a key the object lacks
+    /// (a missing key) is written in snake case, as the decoder looked for it.
+    static func render(_ path: [any CodingKey], in body: Data, convertsSnakeCase: Bool) -> String {
+        var node =
+            convertsSnakeCase
+            ? try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) : nil
         var text = ""
-        var snakeCase = false
         for key in path {
             if let index = key.intValue {
                 text += "[\(index)]"
@@ -19,25 +20,22 @@ enum JSONKeyPath {
                 node = array.flatMap { index >= 0 && index < $0.count ? $0[index] : nil }
                 continue
             }
-            let object = node as? [String: Any]
-            let name =
-                object.map { spelling(of: key.stringValue, in: $0, snakeCase: &snakeCase) } ?? key.stringValue
+            var name = key.stringValue
+            if convertsSnakeCase {
+                let object = node as? [String: Any]
+                name = object.map { spelling(of: key.stringValue, in: $0) } ?? toSnakeCase(key.stringValue)
+                node = object?[name]
+            }
             text += text.isEmpty ? name : "." + name
-            node = object?[name]
         }
         return text
     }
 
-    /// How `object` spells the key a decoder calls `name`; `snakeCase` says whether the path so far was
-    /// spelled in snake case, and is set when this key is.
-    private static func spelling(of name: String, in object: [String: Any], snakeCase: inout Bool) -> String {
-        if object.keys.contains(where: { $0.contains("_") }) { snakeCase = true }
+    /// How `object` spells the key a snake-case decoder calls `name`.
+    private static func spelling(of name: String, in object: [String: Any]) -> String {
         if object[name] != nil { return name }
-        if let match = object.keys.sorted().first(where: { fromSnakeCase($0) == name }) {
-            snakeCase = true
-            return match
-        }
-        return snakeCase ? toSnakeCase(name) : name
+        if let match = object.keys.sorted().first(where: { fromSnakeCase($0) == name }) { return match }
+        return toSnakeCase(name)
     }
 
     /// `key` as `JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase` converts it: `avatar_url` →
