@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Docs/Recipes.md quotes this file line for line: laid out as the page shows it.
 import Foundation
 import NetworkLayer
 

@@ -54,7 +54,7 @@ struct PagedSearchViewModelTests {
         for _ in 0..<3 { model.loadNextPage() }
         search.release("q")
         _ = try await model.films.value(where: { $0.count == 2 })
-        model.loadNextPage()   // and once more: there is no third page
+        model.loadNextPage()  // and once more: there is no third page
         // Then page 2 was asked for once, and follows page 1
         #expect(search.calls == ["q#1", "q#2"])
         #expect(titles(model) == ["q 1", "q 2"])

@@ -44,7 +44,8 @@ struct RecipeAppTests {
         try await Container.withOverrides(of: app) {
             $0.register(CacheClock.self) { _ in CacheClock { saved } }
             $0.register(OfflineFilms.self, scope: .singleton) { resolver in
-                try OfflineFilms(provider: try resolver.resolve(), folder: folder, clock: try resolver.resolve())
+                try OfflineFilms(
+                    provider: try resolver.resolve(), folder: folder, clock: try resolver.resolve())
             }
         } operation: {
             // When an answer arrives and is kept

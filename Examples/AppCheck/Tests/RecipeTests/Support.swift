@@ -62,7 +62,8 @@ nonisolated final class FakeSearch: FilmSearching, @unchecked Sendable {
 
 /// A folder of its own, removed when released.
 nonisolated final class TemporaryFolder: Sendable {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("RecipeTests-\(UUID().uuidString)")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "RecipeTests-\(UUID().uuidString)")
     init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
     deinit { try? FileManager.default.removeItem(at: url) }
 }

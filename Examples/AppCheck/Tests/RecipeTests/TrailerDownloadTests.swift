@@ -17,7 +17,8 @@ struct TrailerDownloadTests {
         // Given a server sending 100 KB
         let body = Data(repeating: 7, count: 100_000)
         let download = TrailerDownload(
-            provider: NetworkProvider(session: .status(200, body: body, headers: ["Content-Length": "100000"])))
+            provider: NetworkProvider(
+                session: .status(200, body: body, headers: ["Content-Length": "100000"])))
         // When
         download.start(FilmAPI.trailer("t1"), to: destination)
         let state = try await download.state.value(where: { if case .finished = $0 { true } else { false } })
@@ -30,7 +31,8 @@ struct TrailerDownloadTests {
     @Test func aCancelledDownloadLeavesNothingBehind() async throws {
         // Given a download from a server that takes its time
         let download = TrailerDownload(
-            provider: NetworkProvider(session: StubSession.status(200, body: Data(count: 10)).delayed(by: .seconds(60))))
+            provider: NetworkProvider(
+                session: StubSession.status(200, body: Data(count: 10)).delayed(by: .seconds(60))))
         download.start(FilmAPI.trailer("t1"), to: destination)
         // When it is cancelled
         download.cancel()
