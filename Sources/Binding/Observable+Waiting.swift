@@ -40,11 +40,12 @@ extension Observable where Value: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 wait.begin(continuation)
+                // Subscribed first: the time counts from when the values are watched.
+                let subscription = subscribe { value in wait.offer(value, condition) }
                 let timer = Task {
                     try? await Task.sleep(for: timeout)
                     wait.timeOut()
                 }
-                let subscription = subscribe { value in wait.offer(value, condition) }
                 wait.hold(subscription, timer)
             }
         } onCancel: {

@@ -33,12 +33,15 @@ struct OwnerReleaseTests {
             dropped.wait()
         }
         Thread { title.value = 1 }.start()
-        try await offThePool { reached.wait() }
+        // A value that never reaches the seam (the seam moved) fails here instead of hanging the run.
+        let arrived = try await offThePool { reached.wait(timeout: .now() + 30) == .success }
+        try #require(arrived, "the value never reached the seam before the main actor")
         // When the main actor drops its owner meanwhile
         screen = nil
         dropped.signal()
         // Then the owner's deinit ran on the main actor, wherever the value was
-        while deinits.values.isEmpty { await Task.yield() }
+        let released = await Watchdog.finishes { while deinits.values.isEmpty { await Task.yield() } }
+        #expect(released, "the owner was never released")
         #expect(deinits.values == [true])
         _ = token
     }

@@ -37,10 +37,12 @@ struct ValueWaitTests {
     }
 
     @Test func onlyTheLatestValuesSeenAreKept() async throws {
+        // Given a wait of 2 s (a loaded machine still sets 20 values within it), with 20 values set
         let count = Observable(0)
-        let waiter = Task { try await count.value(where: { $0 < 0 }, within: .milliseconds(200)) }
+        let waiter = Task { try await count.value(where: { $0 < 0 }, within: .seconds(2)) }
         while count.subscriberCount == 0 { await Task.yield() }
         for next in 1...20 { count.value = next }
+        // Then the timeout names the last eight
         let thrown = await #expect(throws: ValueWaitTimeout.self) { try await waiter.value }
         #expect(thrown?.seen == (13...20).map(String.init))
     }
