@@ -56,9 +56,20 @@ extension DiskStorage {
         var events: [CacheEvent] = []
         defer { emit(events) }
         let seconds = clock.now().timeIntervalSince1970
-        let (removed, unreadable, indexed) = state.withLock {
-            state -> (ClockTable<String, IndexEntry>, Set<String>, Bool) in
-            let indexed = ensureIndex(&state, at: seconds, events: &events)
+        // Without an index, what the folder holds is known only by listing it: listed before anything
+        // changes, so a folder that cannot be listed throws with the storage as it was.
+        var listedFirst: [String]?
+        if !state.withLock({ ensureIndex(&$0, at: seconds, events: &events) }) {
+            do throws(POSIXFile.Failure) {
+                listedFirst = try ownFiles()
+            } catch {
+                throw CacheError(
+                    operation: .removeAll, key: nil, path: directoryPath,
+                    reason: .fileSystem(code: error.code, message: error.message))
+            }
+        }
+        let (removed, unreadable) = state.withLock { state -> (ClockTable<String, IndexEntry>, Set<String>) in
+            _ = ensureIndex(&state, at: seconds, events: &events)
             state.nextGeneration &+= 1
             state.changes &+= 1
             // A renewal read before the index may be of a file this replaces or removes.
@@ -69,7 +80,7 @@ extension DiskStorage {
                 state.totalSize = 0
                 state.unreadable = []
             }
-            return (state.index ?? ClockTable(), state.unreadable, indexed)
+            return (state.index ?? ClockTable(), state.unreadable)
         }
         if configuration.onEvent != nil {
             for name in removed.keysNewestFirst {
@@ -79,20 +90,8 @@ extension DiskStorage {
         // The files that carry CacheKit's trailer, and, by name, the entries indexed or seen unreadable (a
         // protected file on a locked device cannot be opened to check its trailer): read later, they
         // would bring back values stored before this call.
-        let listed: [String]
-        do throws(POSIXFile.Failure) {
-            listed = try ownFiles()
-        } catch {
-            // Without an index, what the folder holds is unknown: the next use lists it again and finds
-            // the entries still there. With one, every entry is in it and is removed by name below.
-            if !indexed {
-                state.withLock { $0.index = nil }
-                throw CacheError(
-                    operation: .removeAll, key: nil, path: directoryPath,
-                    reason: .fileSystem(code: error.code, message: error.message))
-            }
-            listed = []
-        }
+        // With an index, every entry is in it and is removed by name below, even if listing fails now.
+        let listed = listedFirst ?? ((try? ownFiles()) ?? [])
         let byName = Set(removed.keysNewestFirst).union(unreadable).subtracting(listed)
         for name in listed + byName.sorted() {
             let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)

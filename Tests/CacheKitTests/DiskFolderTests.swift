@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import TestSupport
 import Testing
@@ -271,6 +272,31 @@ struct RemoveWithoutIndexTests {
         storage.listingFails.withLock { $0 = false }
         #expect(storage.value(forKey: "k") == "old")
         #expect(storage.count == 1)
+    }
+
+    @Test func aRemoveAllThatCannotListTheFolderLeavesAStoreUnderWayToFinish() async throws {
+        // Given an entry on disk, a new storage that cannot list its folder, and a store of the key held
+        // between writing its file and renaming it
+        try await DiskStorage<String>(in: folder, clock: clock).store("old", forKey: "k")
+        let storage = try DiskStorage<String>(in: folder, clock: clock)
+        storage.listingFails.withLock { $0 = true }
+        let release = DispatchSemaphore(value: 0)
+        let held = Locked(false)
+        storage.beforeRename.withLock {
+            $0 = { _ in
+                held.withLock { $0 = true }
+                release.wait()
+            }
+        }
+        let store = Task { try await offThePool { try storage.store("new", forKey: "k") } }
+        await waitFor("the store to write its file") { held.withLock { $0 } }
+        // When removeAll fails meanwhile, and the store then finishes
+        #expect(throws: CacheError.self) { try storage.removeAll() }
+        release.signal()
+        try await store.value
+        // Then the store's value is the key's, once the folder can be listed
+        storage.listingFails.withLock { $0 = false }
+        #expect(storage.value(forKey: "k") == "new")
     }
 
     @Test func aRemoveAllThatCannotListTheFolderStillRemovesWhatItsIndexHolds() throws {
