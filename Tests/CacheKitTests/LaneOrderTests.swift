@@ -92,35 +92,6 @@ struct LaneOrderTests {
         #expect(finished, "the read and removeAll waited for each other")
     }
 
-    @Test func removeAllWhileATierJoinsALoadOfAnotherKeyFinishes() async throws {
-        // Given a load of "b" in flight, and a read of "a" whose tier then loads "b" through the cache
-        let (cache, tier) = await makeCache()
-        let loadGate = AsyncGate()
-        let loader = Task {
-            try await cache.value(forKey: "b") {
-                await loadGate.enter()
-                return "b"
-            }
-        }
-        await loadGate.waitUntilEntered()
-        await tier.holdRead(of: "a", thenRead: "b", loadingOnAMiss: true)
-        let reader = Task { await cache.value(forKey: "a") }
-        await tier.readGate.waitUntilEntered()
-        // When removeAll waits for every lane, the read joins the load of "b", and the load finishes
-        let remover = Task { try await cache.removeAll() }
-        while cache.queuedForEveryLane < 1 { await Task.yield() }
-        tier.readGate.open()
-        while cache.waitingForLoads < 2 { await Task.yield() }  // the loader's caller and the read
-        loadGate.open()
-        // Then all three finish: the load's store does not wait behind removeAll, which waits for the read
-        let finished = await Watchdog.finishes {
-            _ = try? await loader.value
-            _ = await reader.value
-            _ = try? await remover.value
-        }
-        #expect(finished, "the load, the read and removeAll waited for each other")
-    }
-
     @Test func aTaskStartedUnderALaneThatIsReleasedQueuesBehindRemoveAll() async throws {
         // Given a task started by a tier while its read held the lane of "a", which is released since
         let (cache, tier) = await makeCache()

@@ -49,6 +49,17 @@ struct RemoveAllWaitingRuleTests {
         }
     }
 
+    @Test func aJoinedLoadFinishesAndIsNotStoredWhileRemoveAllWaits() async throws {
+        // Given a load of "b" in flight, whose loader reads nothing through the cache
+        let (cache, tier) = await makeCache()
+        let loadGate = AsyncGate()
+        let loader = startLoadOfB(in: cache, gate: loadGate) {}
+        // When a tier's read of "a" joins it, and removeAll waits for "a"
+        let finished = await joinAndRemoveAll(cache, tier, loadGate: loadGate, loader: loader)
+        // Then all three finish: the load's store does not wait behind removeAll, which waits for the read
+        #expect(finished, "the load, the read and removeAll waited for each other")
+    }
+
     @Test func aJoinedLoadWhoseLoaderReadsThroughTheCacheFinishesWhileRemoveAllWaits() async throws {
         // Given a load of "b" started by a plain caller, whose loader then reads "c" through the cache
         let (cache, tier) = await makeCache()
