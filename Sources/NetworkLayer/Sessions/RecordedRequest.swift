@@ -29,12 +29,30 @@ public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible, Cus
     /// Records `request`.
     /// - Parameter request: The request as the session received it.
     public init(_ request: URLRequest) {
-        method = request.httpMethod ?? "GET"
-        url = Redaction.redact(request.url)
-        let fields = request.allHTTPHeaderFields ?? [:]
-        headers = Redaction.redact(fields)
-        bodyByteCount = request.httpBody?.count ?? 0
-        sentHeaders = fields
+        self.init(Sent(request))
+    }
+
+    /// What a session keeps of a request until it is read: no body, nothing redacted yet.
+    struct Sent: Sendable {
+        let method: String
+        let url: URL?
+        let headers: [String: String]
+        let bodyByteCount: Int
+
+        init(_ request: URLRequest) {
+            method = request.httpMethod ?? "GET"
+            url = request.url
+            headers = request.allHTTPHeaderFields ?? [:]
+            bodyByteCount = request.httpBody?.count ?? 0
+        }
+    }
+
+    init(_ sent: Sent) {
+        method = sent.method
+        url = Redaction.redact(sent.url)
+        headers = Redaction.redact(sent.headers)
+        bodyByteCount = sent.bodyByteCount
+        sentHeaders = sent.headers
     }
 
     /// Whether the field `name` (in any letter case) was sent with exactly `value`.

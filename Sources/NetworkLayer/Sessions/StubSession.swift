@@ -25,7 +25,10 @@ public struct StubSession: NetworkSessionType {
     public static let recordedLimit = 1_000
 
     private let handler: Handler
-    private let recorded = Locked<[RecordedRequest]>([])
+    /// The requests as received, without their bodies, redacted only when read (a stub in a benchmark
+    /// pays one append); at most
+    /// twice ``recordedLimit``, halved when full, so an append costs the same however many came before.
+    private let recorded = Locked<[RecordedRequest.Sent]>([])
 
     /// Creates a session answering with `handler`.
     /// - Parameter handler: Returns the body and response for a request, or throws.
@@ -36,7 +39,7 @@ public struct StubSession: NetworkSessionType {
     /// The requests this session (or a copy of it) received, oldest first: the latest
     /// ``recordedLimit``, each with its credentials hidden (``RecordedRequest``).
     public var requests: [RecordedRequest] {
-        recorded.withLock { $0 }
+        recorded.withLock { $0.suffix(Self.recordedLimit) }.map(RecordedRequest.init)
     }
 
     /// Records `request`, then answers it with the handler.
@@ -44,12 +47,10 @@ public struct StubSession: NetworkSessionType {
     /// - Returns: The handler's body and response.
     /// - Throws: What the handler throws.
     public func response(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let entry = RecordedRequest(request)
+        let sent = RecordedRequest.Sent(request)
         recorded.withLock { requests in
-            if requests.count >= Self.recordedLimit {
-                requests.removeFirst(requests.count - Self.recordedLimit + 1)
-            }
-            requests.append(entry)
+            if requests.count >= 2 * Self.recordedLimit { requests.removeFirst(Self.recordedLimit) }
+            requests.append(sent)
         }
         return try await handler(request)
     }
