@@ -18,7 +18,9 @@ struct MultipartCancellationTests {
     /// A sparse file of `size` bytes: instant to make, read like zeros.
     func sparseFile(size: UInt64) throws -> URL {
         let url = folder.appendingPathComponent("large.bin")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: size)
         try handle.close()
