@@ -16,11 +16,11 @@ extension CacheExpiration {
     }
 
     /// The entry expires at `date`, and a ``ExpirationExtending/cacheTime`` read renews it for `renewal`:
-    /// ``until(_:renewingBy:)`` for a `Duration`.
+    /// ``until(_:renewingBy:)-enum.case`` for a `Duration`.
     /// - Parameters:
     ///   - date: The first deadline.
     ///   - renewal: How long a read renews it for.
-    /// - Returns: ``until(_:renewingBy:)`` of the same span.
+    /// - Returns: ``until(_:renewingBy:)-enum.case`` of the same span.
     public static func until(_ date: Date, renewingBy renewal: Duration) -> CacheExpiration {
         .until(date, renewingBy: renewal.cacheSeconds)
     }

@@ -53,7 +53,7 @@ public struct CacheEntry<Value: Sendable>: Sendable {
     /// The value.
     public var value: Value
     /// When it expires: ``CacheExpiration/never``, a fixed ``CacheExpiration/date(_:)``, or
-    /// ``CacheExpiration/until(_:renewingBy:)`` with the span a read renews it by. Stored with this
+    /// ``CacheExpiration/until(_:renewingBy:)-enum.case`` with the span a read renews it by. Stored with this
     /// expiration in another tier, the value keeps its remaining lifetime there.
     public var expiration: CacheExpiration
 
