@@ -40,10 +40,11 @@ def symbol_availability(modules_dirs):
     table = {}
     with tempfile.TemporaryDirectory() as out:
         jobs = [(module, []) for module in SYSTEM_MODULES]
-        for module in PACKAGE_MODULES:
+        for module in PACKAGE_MODULES if modules_dirs else []:
             found = [d for d in modules_dirs if os.path.exists(os.path.join(d, module + ".swiftmodule"))]
-            if found:
-                jobs.append((module, ["-I", found[0]]))
+            if not found:
+                raise SystemExit(f"no {module}.swiftmodule in {', '.join(modules_dirs)}: build the package first")
+            jobs.append((module, ["-I", found[0]]))
         for module, extra in jobs:
             subprocess.run(["swift-symbolgraph-extract", "-module-name", module, "-target", "x86_64-unknown-linux-gnu",
                             "-minimum-access-level", "public", "-output-dir", out] + extra,

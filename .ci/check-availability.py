@@ -134,6 +134,7 @@ def walk(source, tools, minimums):
     directives = []                 # stack of compiler versions from #if / #else
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
+        following = next((later.strip() for later in lines[number:] if later.strip()), "")
         if stripped.startswith("#if"):
             match = re.search(r"(?:compiler|swift)\(>=\s*([\d.]+)\)", stripped)
             directives.append(version(match.group(1)) if match else None)
@@ -151,6 +152,10 @@ def walk(source, tools, minimums):
         column = 1
         for piece in re.split(r"([{}])", line):
             start, column = column, column + len(piece)
+            if piece == "{" and pending_available is not None and in_declaration and parens > 0:
+                # A closure inside the declaration's parentheses (a default argument): not its body.
+                scopes.append([merge(scopes[-1][0], pending_available), scopes[-1][1]])
+                continue
             if piece == "{":
                 opened = merge(scopes[-1][0], pending_available or {})
                 opened = merge(opened, pending_if_available or {})
@@ -187,6 +192,8 @@ def walk(source, tools, minimums):
         # An attributed declaration without a body (a stored property, a protocol requirement) ends at the
         # end of its line once its parentheses close and nothing continues it: its attribute covers no more.
         continues = line.rstrip().endswith(("(", ",", "=", "->", ":", "&", "where")) or line.rstrip().endswith("{")
+        # A signature wrapped before its result, effects, constraints or body goes on below.
+        continues = continues or following.startswith(("->", "{", "throws", "async", "rethrows", "where", "&"))
         if pending_available is not None and in_declaration and parens <= 0 and not continues:
             pending_available = None
             in_declaration, parens = False, 0
@@ -266,6 +273,17 @@ func guardedByIf() {
 func guardedByGuard() {
     guard #available(iOS 17, macOS 14, tvOS 17, watchOS 10, *) else { return }
     withObservationTracking { } onChange: { }
+}
+@available(iOS 18, macOS 15, tvOS 18, watchOS 11, *)
+func wrapped(a: Int)
+    -> Int
+{
+    _ = RangeSet<Int>()
+    return a
+}
+@available(iOS 18, macOS 15, tvOS 18, watchOS 11, *)
+func closureDefault(x: () -> Void = {}) {
+    _ = RangeSet<Int>()
 }
 // RangeSet<Int>() in a comment
 '''

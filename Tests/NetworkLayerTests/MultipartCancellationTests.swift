@@ -4,6 +4,10 @@ import Testing
 
 @testable import NetworkLayer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Cancelling a multipart upload stops copying its form to the temporary file and removes the file.
 @Suite("NetworkProvider: cancelling a multipart upload")
 struct MultipartCancellationTests {
@@ -58,17 +62,25 @@ struct MultipartCancellationTests {
         let provider = NetworkProvider(session: StubSession.status(200).delayed(by: .seconds(60)))
         let endpoint = Endpoint<Data>(baseURL: exampleURL, path: "videos", method: .post)
         let upload = Task { try await provider.upload(endpoint, multipart: form) }
-        // When it is cancelled as soon as its copy appears, by a thread of its own (the cooperative pool
-        // of a loaded machine may run a test's loop late), which then watches the copy until it is gone
-        let watched = try await offThePool { () -> (atCancel: UInt64, largest: UInt64, removed: Bool)? in
-            let deadline = Date().addingTimeInterval(30)
+        // When it is cancelled as soon as its copy appears, by a thread of its own (neither Swift's pool
+        // nor Dispatch's, which other tests need: it looks every millisecond), which then watches the copy
+        // until it is gone
+        let watched = await Self.onAThreadOfItsOwn {
+            () -> (atCancel: UInt64, largest: UInt64, removed: Bool)? in
+            let deadline = Date().addingTimeInterval(60)
             var found: String?
-            while found == nil, Date() < deadline { found = Self.copy(marked: boundary) }
+            while found == nil, Date() < deadline {
+                found = Self.copy(marked: boundary)
+                if found == nil { usleep(1_000) }
+            }
             guard let path = found else { return nil }
             let atCancel = Self.size(of: path) ?? 0
             upload.cancel()
             var largest = atCancel
-            while Date() < deadline, let size = Self.size(of: path) { largest = max(largest, size) }
+            while Date() < deadline, let size = Self.size(of: path) {
+                largest = max(largest, size)
+                usleep(1_000)
+            }
             return (atCancel, largest, Self.size(of: path) == nil)
         }
         let thrown = await error { try await upload.value }
@@ -81,6 +93,13 @@ struct MultipartCancellationTests {
             "the copy went from \(watch.atCancel) to \(watch.largest) bytes after cancellation")
         #expect(watch.removed)
         #expect(thrown is CancellationError)
+    }
+
+    /// `work`'s result, run on a `Thread` of its own.
+    static func onAThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
     }
 
     /// The path of the temporary copy of the form whose boundary is `boundary`, if it exists yet.

@@ -47,7 +47,9 @@ struct StubSessionRecordingTests {
         #expect(!String(reflecting: request).contains("token-1"))
         var dumped = ""
         dump(session.requests, to: &dumped)
+        dump(session, to: &dumped)
         #expect(!dumped.contains("token-1"))
+        #expect(!dumped.contains("KEY-123"))
         #expect(!Mirror(reflecting: request).children.contains { "\($0.value)".contains("token-1") })
         // And a test can still check which credential went out
         #expect(request.header("authorization", is: "Bearer token-1"))
@@ -66,10 +68,11 @@ struct StubSessionRecordingTests {
 
     @Test func onlyTheLatestThousandRequestsAreKept() async throws {
         let session = StubSession.status(204)
-        for index in 0..<1_005 {
+        for index in 0..<2_005 {
             _ = try await session.response(for: URLRequest(url: URL(string: "https://a.example/\(index)")!))
         }
         #expect(session.requests.count == StubSession.recordedLimit)
-        #expect(session.requests.first?.url == "https://a.example/5")
+        #expect(session.requests.first?.url == "https://a.example/1005")
+        #expect(session.requests.last?.url == "https://a.example/2004")
     }
 }

@@ -32,8 +32,9 @@ public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible, Cus
         self.init(Sent(request))
     }
 
-    /// What a session keeps of a request until it is read: no body, nothing redacted yet.
-    struct Sent: Sendable {
+    /// What a session keeps of a request until it is read: no body, nothing redacted yet (its mirror,
+    /// which `dump` of a session reaches, shows the redacted fields only).
+    struct Sent: Sendable, CustomReflectable {
         let method: String
         let url: URL?
         let headers: [String: String]
@@ -44,6 +45,10 @@ public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible, Cus
             url = request.url
             headers = request.allHTTPHeaderFields ?? [:]
             bodyByteCount = request.httpBody?.count ?? 0
+        }
+
+        var customMirror: Mirror {
+            RecordedRequest(self).customMirror
         }
     }
 

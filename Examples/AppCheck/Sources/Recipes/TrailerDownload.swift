@@ -48,7 +48,7 @@ public final class TrailerDownload {
         }
     }
 
-    /// Stops the download; nothing is left at the destination.
+    /// Stops the download; nothing it wrote is left (a file already at the destination stays).
     public func cancel() {
         task?.cancel()
     }

@@ -29,11 +29,11 @@ struct TrailerDownloadTests {
     }
 
     @Test func aCancelledDownloadLeavesNothingBehind() async throws {
-        // Given a download from a server that takes its time
-        let download = TrailerDownload(
-            provider: NetworkProvider(
-                session: StubSession.status(200, body: Data(count: 10)).delayed(by: .seconds(60))))
+        // Given a download under way, from a server that takes its time to answer
+        let server = StubSession.status(200, body: Data(count: 10)).delayed(by: .seconds(60))
+        let download = TrailerDownload(provider: NetworkProvider(session: server))
         download.start(FilmAPI.trailer("t1"), to: destination)
+        while server.requests.isEmpty { await Task.yield() }
         // When it is cancelled
         download.cancel()
         _ = try await download.state.value(where: { $0 == .cancelled })
