@@ -64,8 +64,8 @@ check_poster() { # name, the Kakao key's mode
         failures=$((failures + 1))
     fi
 }
-check_poster "boxoffice: a 1 GiB poster" hugeposter
-check_poster "boxoffice: an endless poster" endlessposter
-check_poster "boxoffice: a 400 MB gzip poster" gzipposter
+check_poster "boxoffice: a 1 GiB poster" huge
+check_poster "boxoffice: an endless poster" endless
+check_poster "boxoffice: a 400 MB gzip poster" gzipbomb
 
 exit "$failures"

@@ -26,9 +26,10 @@ where a careless server would echo it):
   Kakao key ending "-ftp"      image URLs with the ftp scheme
   Kakao key ending "-keyurl"   image URLs carrying the Kakao key in their query
   Kakao key ending "-userinfo" image URLs carrying the Kakao key as a password (user:key@host)
-  Kakao key ending "-hugeposter"    posters declaring and sending 1 GiB (/flood-1g/<code>.png)
-  Kakao key ending "-endlessposter" posters that never end, without a length (/flood-nolength/<code>.png)
-  Kakao key ending "-gzipposter"    posters of 400 MB gzip-compressed to 400 KB (/flood-gz/<code>.png)
+  Kakao key ending "-huge"          posters declaring and sending 1 GiB (/flood-1g/<code>.png)
+  Kakao key ending "-endless"       posters that never end, without a length (/flood-nolength/<code>.png)
+  Kakao key ending "-gzipbomb"      posters of 400 MB gzip-compressed to 400 KB (/flood-gz/<code>.png)
+  (The mode words share no six letters with what the app prints, which redacts any part of a key.)
   KOBIS key ending "-flood"    a chart of 2,000 rows, and 5,000 films (of 100,000) for every search
   KOBIS key ending "-huge"     100,000 films (12 MB) for every search
 """
@@ -198,8 +199,8 @@ class Handler(BaseHTTPRequestHandler):
             posters = base + ("/html-page" if kakao_key.endswith("-notimage") else "/posters")
             # The paths share no six letters with the key's mode word: the app refuses an image URL
             # carrying part of a key.
-            for mode, path in (("hugeposter", "flood-1g"), ("endlessposter", "flood-nolength"),
-                               ("gzipposter", "flood-gz")):
+            for mode, path in (("huge", "flood-1g"), ("endless", "flood-nolength"),
+                               ("gzipbomb", "flood-gz")):
                 if kakao_key.endswith("-" + mode):
                     posters = base + "/" + path
             if kakao_key.endswith("-ftp"):
