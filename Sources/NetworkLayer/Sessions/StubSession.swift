@@ -26,8 +26,8 @@ public struct StubSession: NetworkSessionType {
 
     private let handler: Handler
     /// The requests as received, without their bodies, redacted only when read (a stub in a benchmark
-    /// pays one append); at most
-    /// twice ``recordedLimit``, halved when full, so an append costs the same however many came before.
+    /// pays one append); at most twice ``recordedLimit``, halved when full, so an append costs the same
+    /// however many came before.
     private let recorded = Locked<[RecordedRequest.Sent]>([])
 
     /// Creates a session answering with `handler`.

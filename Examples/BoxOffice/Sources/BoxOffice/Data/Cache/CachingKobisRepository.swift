@@ -37,17 +37,17 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
         self.secrets = secrets.filter { !$0.isEmpty }
         self.scope = scope
         self.now = now
-        let failures = TieredStore<CachedChart>.WriteFailures { problem in
+        let failures = WriteFailures { problem in
             warn("the data cache could not keep a value, so charts and details may not be kept: \(problem)")
         }
         let (charts, chartProblem) = TieredStore<CachedChart>.make(
             memory: MemoryStorage(configuration: .init(countLimit: 64, sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("charts"), sizeLimit: 20 * 1024 * 1024),
-            below: directory.deletingLastPathComponent(), clock: clock, warnOfWrites: failures.report)
+            below: directory.deletingLastPathComponent(), clock: clock, failures: failures)
         let (movies, movieProblem) = TieredStore<CachedMovie>.make(
             memory: MemoryStorage(configuration: .init(countLimit: 256, sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("movies"), sizeLimit: 20 * 1024 * 1024),
-            below: directory.deletingLastPathComponent(), clock: clock, warnOfWrites: failures.report)
+            below: directory.deletingLastPathComponent(), clock: clock, failures: failures)
         self.charts = charts
         self.movies = movies
         if let problem = chartProblem ?? movieProblem {

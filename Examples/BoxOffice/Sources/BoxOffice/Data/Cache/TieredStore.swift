@@ -13,28 +13,6 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
     case tiered(Cache<Value>, WriteFailures)
     case memoryOnly(MemoryStorage<String, Value>)
 
-    /// Says once, in words, that the disk stopped keeping values (a full disk, a folder gone read-only
-    /// or replaced): the values are still answered, from memory and the network.
-    final class WriteFailures: @unchecked Sendable {
-        // @unchecked Sendable: `warned` is only read and written while holding `lock` (Mutex needs
-        // iOS 18); `warn` is a let of a Sendable type, called after unlocking.
-        private let lock = NSLock()
-        private var warned = false
-        private let warn: @Sendable (String) -> Void
-
-        init(warn: @escaping @Sendable (String) -> Void) {
-            self.warn = warn
-        }
-
-        func report(_ reason: String) {
-            let first = lock.withLock {
-                defer { warned = true }
-                return !warned
-            }
-            if first { warn(reason) }
-        }
-    }
-
     /// The cached value for `key`, or `load`'s, which is then kept as long as `load` says; and where it
     /// came from on this run.
     func value(
@@ -97,10 +75,11 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
     /// cannot be created, read or written: a folder that opens but refuses writes (read-only, or
     /// immutable) would otherwise save nothing, silently. Nor is a folder used when it, or a folder
     /// between it and `root`, is a symbolic link: the cache's files would land wherever it points.
-    /// `warnOfWrites` is told once, later, if the disk stops taking values.
+    /// `failures` is told, later, if the disk stops taking values (it says so once, for every store
+    /// that shares it).
     static func make(
         memory: MemoryStorage<String, Value>, disk configuration: DiskStorage<Value>.Configuration,
-        below root: URL, clock: CacheClock, warnOfWrites: @escaping @Sendable (String) -> Void = { _ in }
+        below root: URL, clock: CacheClock, failures: WriteFailures
     ) -> (TieredStore, problem: String?) {
         // Before the storage is made: making it creates the folder and its parents, through any link.
         if let directory = configuration.directory, let link = firstLink(from: root, to: directory) {
@@ -112,7 +91,7 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
                 return (.memoryOnly(memory), "\(link) is a symbolic link, which the cache does not follow")
             }
             if let problem = writeProblem(in: disk.directoryURL) { return (.memoryOnly(memory), problem) }
-            return (.tiered(Cache(memory: memory, disk: disk), WriteFailures(warn: warnOfWrites)), nil)
+            return (.tiered(Cache(memory: memory, disk: disk), failures), nil)
         } catch {
             return (.memoryOnly(memory), "\(error)")
         }
@@ -159,5 +138,27 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
         }
         if let readProblem { return "files cannot be read in \(folder.path): \(readProblem)" }
         return nil
+    }
+}
+
+/// Says once, in words, that the disk stopped keeping values (a full disk, a folder gone read-only
+/// or replaced): the values are still answered, from memory and the network.
+final class WriteFailures: @unchecked Sendable {
+    // @unchecked Sendable: `warned` is only read and written while holding `lock` (Mutex needs
+    // iOS 18); `warn` is a let of a Sendable type, called after unlocking.
+    private let lock = NSLock()
+    private var warned = false
+    private let warn: @Sendable (String) -> Void
+
+    init(warn: @escaping @Sendable (String) -> Void) {
+        self.warn = warn
+    }
+
+    func report(_ reason: String) {
+        let first = lock.withLock {
+            defer { warned = true }
+            return !warned
+        }
+        if first { warn(reason) }
     }
 }

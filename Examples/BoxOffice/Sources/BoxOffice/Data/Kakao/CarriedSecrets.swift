@@ -5,17 +5,14 @@ import Foundation
 /// or percent-encoded as a URL would carry it (`%4B` for `K`), even beside escapes that do not decode.
 struct CarriedSecrets: Sendable {
     private let fragments: KeyFragments
-    private let isEmpty: Bool
 
     /// The keys; empty strings are ignored.
     init(_ secrets: [String]) {
         self.fragments = KeyFragments(secrets)
-        self.isEmpty = secrets.allSatisfy(\.isEmpty)
     }
 
     /// Whether `text` carries one of the keys, whole or in part, as is or percent-decoded.
     func appear(in text: String) -> Bool {
-        guard !isEmpty else { return false }
         let raw = Array(text.utf8)
         return !fragments.ranges(in: raw).isEmpty || !fragments.ranges(in: Self.percentDecoded(raw)).isEmpty
     }

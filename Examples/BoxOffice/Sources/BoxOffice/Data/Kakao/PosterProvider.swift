@@ -54,20 +54,20 @@ public final class PosterProvider: PosterProviding {
         self.api = api
         self.searchProvider = searches
         self.imageProvider = images
-        let failures = TieredStore<String>.WriteFailures { problem in
+        let failures = WriteFailures { problem in
             warn("the poster cache could not keep a poster, so posters may not be kept: \(problem)")
         }
         let (searchStore, searchProblem) = TieredStore<String>.make(
             memory: MemoryStorage(configuration: .init(sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("searches"), expiration: .days(30)),
-            below: directory, clock: clock, warnOfWrites: failures.report)
+            below: directory, clock: clock, failures: failures)
         let (imageStore, imageProblem) = TieredStore<Data>.make(
             memory: MemoryStorage(
                 configuration: .init(totalCostLimit: 32 * 1024 * 1024, sweepInterval: nil), clock: clock),
             disk: .init(
                 directory: directory.appendingPathComponent("images"), sizeLimit: 200 * 1024 * 1024,
                 expiration: .days(30)),
-            below: directory, clock: clock, warnOfWrites: failures.report)
+            below: directory, clock: clock, failures: failures)
         self.searches = searchStore
         self.images = imageStore
         if let problem = searchProblem ?? imageProblem {
