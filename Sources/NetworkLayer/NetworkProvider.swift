@@ -59,17 +59,6 @@ public final class NetworkProvider: Sendable {
         /// such downloads `nil` or a window as large as the file. A background session ignores it: its
         /// downloads are download tasks.
         public var downloadWindow: Int? = runsOnFoundationNetworking ? 8 << 20 : nil
-        /// Whether a download without a window is a download task that URLSession writes itself: on
-        /// Apple platforms. FoundationNetworking's download tasks leave their files in the temporary
-        /// folder and give no resume data (measured), so Linux downloads run on data tasks; tests turn
-        /// this on to run the download-task path there.
-        var downloadsWithTasks = !runsOnFoundationNetworking
-        /// Where deadlines on the continuous clock are watched (tests give a provider its own, to count
-        /// its fires).
-        var deadlines = DeadlineTimer.shared
-        /// Writes one chunk of a download to its file (tests inject a failing one); `write(2)` by default.
-        var downloadWrites: (@Sendable (Data, Int32) -> NetworkError?)?
-
         /// Creates a configuration.
         /// - Parameters:
         ///   - coalescesIdenticalGETs: Share one transport call between identical in-flight `GET`s;
@@ -93,13 +82,9 @@ public final class NetworkProvider: Sendable {
     /// The options.
     public let configuration: Configuration
     /// Shares identical GETs' transport calls (``Configuration/coalescesIdenticalGETs``).
-    let coalescer = RequestCoalescer()
-    /// `nil` until the first request, or for a background `URLSession` given to ``init(session:middlewares:configuration:)``;
-    /// set at once by ``init(sessionConfiguration:delegate:delegateQueue:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
-    let transferSession = Locked<TransferSession?>(nil)
-    /// The credential headers a provider on a background session adds, and whether it may send them; set
-    /// by the same initializer. The session may be shared with another provider; these are this one's.
-    let backgroundPolicy = Locked<BackgroundPolicy?>(nil)
+    let coalescer: RequestCoalescer
+    /// What sends each attempt, chosen once from `session`.
+    let transport: any Transport
 
     /// How many requests wait for a coalesced transport call (for tests).
     var coalescedWaiters: Int { coalescer.waitingCount }
@@ -109,18 +94,35 @@ public final class NetworkProvider: Sendable {
     ///   - session: The transport; `URLSession.shared` by default.
     ///   - middlewares: Run in order around every request, the first outermost; none by default.
     ///   - configuration: Coalescing and the clock; see ``Configuration``.
-    public init(
+    public convenience init(
         session: any NetworkSessionType = URLSession.shared,
         middlewares: [any NetworkMiddleware] = [],
         configuration: Configuration = Configuration()
     ) {
+        self.init(session: session, middlewares: middlewares, configuration: configuration, seams: Seams())
+    }
+
+    /// A provider whose internals tests reach through `seams`, on the transport `transport` makes from
+    /// the whole-body calls' timeouts and coalescing, or on the one `session` calls for.
+    init(
+        session: any NetworkSessionType, middlewares: [any NetworkMiddleware], configuration: Configuration,
+        seams: Seams, transport make: ((WholeBodyCalls) -> any Transport)? = nil
+    ) {
+        let coalescer = RequestCoalescer()
+        let calls = WholeBodyCalls(
+            coalescer: configuration.coalescesIdenticalGETs ? coalescer : nil, clock: configuration.clock,
+            deadlines: seams.deadlines)
         self.session = session
         self.middlewares = middlewares
         self.configuration = configuration
+        self.coalescer = coalescer
+        transport =
+            make?(calls)
+            ?? makeTransport(for: session, configuration: configuration, seams: seams, calls: calls)
     }
 
     deinit {
-        transferSession.withLock { $0 }?.invalidate()
+        transport.invalidate()
     }
 
     /// Sends `endpoint` and returns its decoded response.
@@ -139,138 +141,14 @@ public final class NetworkProvider: Sendable {
     {
         let request = try endpoint.makeRequest()
         let context = endpoint.context
+        let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
         return try await observing(request, context: context) {
-            let (data, http) = try await exchange(
-                request, context: context,
-                transport: dataTransport(
-                    timeout: endpoint.attemptTimeout, rules: wholeBodyRules(of: endpoint)))
+            let (data, http) = try await exchange(request, context: context) { [transport] request, record in
+                try await transport.data(request, rules: rules, record: record)
+            }
             var response = try Self.decode(data, http, for: endpoint)
             response.metrics = context.metrics.attempts
             return response
-        }
-    }
-
-    /// Runs a whole request, reporting `finished` or `failed` to ``Configuration/onEvent``.
-    func observing<Value>(
-        _ request: URLRequest, context: RequestContext, _ body: () async throws -> Value
-    ) async throws -> Value {
-        do {
-            let value = try await body()
-            report(request, context: context) { .finished($0) }
-            return value
-        } catch {
-            report(request, context: context) { .failed($0, error) }
-            throw error
-        }
-    }
-
-    private func report(
-        _ request: URLRequest, context: RequestContext, _ event: (NetworkEvent.Summary) -> NetworkEvent
-    ) {
-        guard let onEvent = configuration.onEvent else { return }
-        onEvent(event(Self.summary(of: request, context: context, metrics: context.metrics.last)))
-    }
-
-    /// What an event says about `request`: `metrics` for the attempt it is about, and every attempt so far.
-    private static func summary(
-        of request: URLRequest, context: RequestContext, metrics: RequestMetrics?
-    ) -> NetworkEvent.Summary {
-        NetworkEvent.Summary(
-            endpointName: context.endpointName, redactedURL: Redaction.redact(request.url), metrics: metrics,
-            attempts: context.metrics.attempts)
-    }
-
-    /// Checks the status, runs the `validate` hook and decodes: the last steps of every whole-body request.
-    static func decode<Response>(
-        _ data: Data, _ http: HTTPURLResponse, for endpoint: Endpoint<Response>
-    ) throws -> NetworkResponse<Response> {
-        try endpoint.checkStatus(of: http, body: data)
-        if let validate = endpoint.validate {
-            do {
-                try validate(data, http)
-            } catch {
-                throw NetworkError.apiError(error)
-            }
-        }
-        do {
-            return NetworkResponse(value: try endpoint.decode(data, http), data: data, httpResponse: http)
-        } catch let error as NetworkError {
-            throw error
-        } catch {
-            throw NetworkError.decoding(
-                error, type: String(describing: Response.self), body: data,
-                convertsSnakeCase: endpoint.convertsSnakeCaseKeys)
-        }
-    }
-
-    /// Runs the middleware chain around `transport` and maps what it throws.
-    func exchange(
-        _ request: URLRequest, context: RequestContext, transport: @escaping NetworkMiddleware.Next
-    ) async throws -> (Data, HTTPURLResponse) {
-        let chain = middlewares.reversed().reduce(instrumented(transport, context: context)) {
-            next, middleware in
-            { request in try await middleware.intercept(request, context: context, next: next) }
-        }
-        do {
-            return try await chain(request)
-        } catch {
-            throw Self.map(error)
-        }
-    }
-
-    /// `transport` recording each attempt in the context's metrics and reporting `started` / `retried`.
-    private func instrumented(
-        _ transport: @escaping NetworkMiddleware.Next, context: RequestContext
-    ) -> NetworkMiddleware.Next {
-        { [configuration] request in
-            let log = context.metrics
-            let metrics = log.begin(bytesSent: Int64(request.httpBody?.count ?? 0))
-            if let onEvent = configuration.onEvent {
-                let summary = Self.summary(of: request, context: context, metrics: metrics)
-                onEvent(metrics.isRetry ? .retried(summary) : .started(summary))
-            }
-            return try await CurrentAttempt.$value.withValue(
-                CurrentAttempt(log: log, number: metrics.attempt)
-            ) {
-                do {
-                    let (data, head) = try await transport(request)
-                    log.update(metrics.attempt) { attempt in
-                        attempt.end = .now
-                        attempt.statusCode = head.statusCode
-                        // Transfers report their own count; a whole-body request's is its body.
-                        if attempt.bytesReceived == 0 { attempt.bytesReceived = Int64(data.count) }
-                    }
-                    return (data, head)
-                } catch {
-                    log.update(metrics.attempt) { $0.end = .now }
-                    throw error
-                }
-            }
-        }
-    }
-
-    /// What a session threw, as the provider reports it: an error of the session's own (neither a
-    /// `URLError` nor cancellation) becomes ``NetworkError/session(_:)``, so middlewares and callers can
-    /// tell it from a middleware's failure.
-    static func sessionFailure(_ error: any Error) -> any Error {
-        switch error {
-        case is CancellationError, is URLError, is NetworkError: error
-        default: Task.isCancelled ? CancellationError() : NetworkError.session(error)
-        }
-    }
-
-    static func map(_ error: any Error) -> any Error {
-        switch error {
-        case is CancellationError:
-            return error
-        case let error as URLError where error.code == .cancelled && Task.isCancelled:
-            return CancellationError()
-        case let error as NetworkError:
-            return error
-        case let error as URLError:
-            return NetworkError.transport(error)
-        default:
-            return Task.isCancelled ? CancellationError() : NetworkError.middleware(error)
         }
     }
 }

@@ -31,15 +31,15 @@ final class BackgroundSessionTests: Sendable {
     /// reporting orphaned transfers to `reports`; its downloads would otherwise go in 64 KiB windows.
     func provider(
         identifier: String = UUID().uuidString, sessionConfiguration: URLSessionConfiguration = .ephemeral,
-        configuration: NetworkProvider.Configuration = .init(), middlewares: [any NetworkMiddleware] = [],
-        sendsCredentialHeaders: Bool = false,
+        configuration: NetworkProvider.Configuration = .init(), seams: NetworkProvider.Seams = .init(),
+        middlewares: [any NetworkMiddleware] = [], sendsCredentialHeaders: Bool = false,
         reporting reports: AsyncStream<BackgroundTransfer>.Continuation? = nil
     ) -> NetworkProvider {
         var configuration = configuration
         configuration.downloadWindow = 64 << 10
         return NetworkProvider(
             sessionConfiguration: sessionConfiguration, delegate: nil, middlewares: middlewares,
-            configuration: configuration,
+            configuration: configuration, seams: seams,
             background: BackgroundTasks(identifier: identifier, report: { reports?.yield($0) }),
             sendsCredentialHeaders: sendsCredentialHeaders)
     }
@@ -311,8 +311,8 @@ final class BackgroundSessionTests: Sendable {
 
     @Test func theEndpointsDeadlineArmsNoTimerThatWouldCancelTheTaskWhenTheAppWakes() async throws {
         // Given an endpoint with a total deadline, and the provider's own timer
-        var configuration = NetworkProvider.Configuration()
-        configuration.deadlines = DeadlineTimer()
+        var seams = NetworkProvider.Seams()
+        seams.deadlines = DeadlineTimer()
         var (endpoint, _) = ranged(bytes: 10_000)
         endpoint.deadline = .seconds(60)
         let upload: Endpoint<UploadTests.Received> = {
@@ -322,12 +322,12 @@ final class BackgroundSessionTests: Sendable {
         }()
         let body = folder.appendingPathComponent("body.bin")
         try Data([1, 2, 3]).write(to: body)
-        let provider = provider(configuration: configuration)
+        let provider = provider(seams: seams)
         // When
         _ = try await provider.download(endpoint, to: folder.appendingPathComponent("d.bin"))
         _ = try await provider.upload(upload, fromFile: body)
         // Then
-        #expect(configuration.deadlines.watches == 0)
+        #expect(seams.deadlines.watches == 0)
     }
 
     @Test func providersMadeAgainWithAnIdentifierShareItsSessionAndTheNewestHearsOfOrphans() async throws {

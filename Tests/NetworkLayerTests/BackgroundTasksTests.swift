@@ -148,7 +148,7 @@ struct BackgroundTasksTests {
         let provider = NetworkProvider(
             sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: .init(),
             background: BackgroundTasks(identifier: identifier, report: { _ in }))
-        let background = try #require(provider.transferSession.withLock { $0 }?.background)
+        let background = try #require(provider.transport.background)
         // When
         let called = await Watchdog.finishes { @MainActor in
             await withCheckedContinuation { done in

@@ -113,10 +113,11 @@ struct DeadlineWakeUpTests {
         // Given a provider with a timer of its own, and a server that answers after 2 s
         let server = try await TestServer.shared.value
         let timer = DeadlineTimer()
-        var configuration = NetworkProvider.Configuration()
-        configuration.deadlines = timer
+        var seams = NetworkProvider.Seams()
+        seams.deadlines = timer
         let provider = NetworkProvider(
-            session: URLSession(configuration: .ephemeral), configuration: configuration)
+            session: URLSession(configuration: .ephemeral), middlewares: [], configuration: .init(),
+            seams: seams)
         var slow: Endpoint<Data> = EndpointGroup(baseURL: server.baseURL).get("slow", query: ["ms": "2000"])
         slow.timeout = .seconds(10)
         // When

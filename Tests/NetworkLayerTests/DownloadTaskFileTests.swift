@@ -218,7 +218,7 @@ final class DownloadTaskFileTests: Sendable {
             sink: sink, idleTimeout: nil, deadline: nil, deadlines: DeadlineTimer(), progress: nil)
         handler.wrote((1 << 20) + 1, total: (1 << 20) + 1, of: -1, response: try answer(503))
         // When
-        let (body, head) = try await NetworkProvider.answer(
+        let (body, head) = try await TaskDownload.answer(
             of: handler, sink: sink, file: file, timeout: .seconds(9))
         // Then the middlewares and the caller get the status, to judge as any refused answer
         #expect(head.statusCode == 503)
@@ -227,7 +227,7 @@ final class DownloadTaskFileTests: Sendable {
 
     @Test func aFileTheSystemCouldNotWriteIsAFileError() {
         for failure in [POSIXError(.ENOSPC) as any Error, CocoaError(.fileWriteOutOfSpace)] {
-            let reported = NetworkProvider.downloadTaskFailure(failure, timeout: .seconds(9))
+            let reported = TaskDownload.failure(failure, timeout: .seconds(9))
             guard case .file? = reported as? NetworkError else {
                 Issue.record("expected a file error, got \(reported)")
                 continue
@@ -244,7 +244,7 @@ final class DownloadTaskFileTests: Sendable {
 
     @Test func aFileURLSessionCouldNotWriteIsAFileErrorNeverResumed() {
         // When
-        let reported = NetworkProvider.downloadTaskFailure(URLError(.cannotWriteToFile), timeout: .seconds(9))
+        let reported = TaskDownload.failure(URLError(.cannotWriteToFile), timeout: .seconds(9))
         // Then
         guard case .file? = reported as? NetworkError else {
             Issue.record("expected a file error, got \(reported)")
@@ -254,14 +254,14 @@ final class DownloadTaskFileTests: Sendable {
     }
 
     @Test func urlSessionsOwnTimeoutIsReportedAsTheEndpointsTimeout() {
-        let reported = NetworkProvider.downloadTaskFailure(URLError(.timedOut), timeout: .seconds(9))
+        let reported = TaskDownload.failure(URLError(.timedOut), timeout: .seconds(9))
         #expect((reported as? NetworkError).map { "\($0)" } == "\(NetworkError.timedOut(.seconds(9)))")
     }
 
     @Test func theEndpointsTimeoutBecomesURLSessionsIdleTimeout() {
-        #expect(NetworkProvider.idleTimeoutInterval(.seconds(30)) == 30)
-        #expect(NetworkProvider.idleTimeoutInterval(.milliseconds(1500)) == 1.5)
-        #expect(NetworkProvider.idleTimeoutInterval(.zero) == 0.001)
-        #expect(NetworkProvider.idleTimeoutInterval(.seconds(Int64.max)) == 7 * 86_400)
+        #expect(TaskDownload.idleTimeoutInterval(.seconds(30)) == 30)
+        #expect(TaskDownload.idleTimeoutInterval(.milliseconds(1500)) == 1.5)
+        #expect(TaskDownload.idleTimeoutInterval(.zero) == 0.001)
+        #expect(TaskDownload.idleTimeoutInterval(.seconds(Int64.max)) == 7 * 86_400)
     }
 }

@@ -35,10 +35,11 @@ final class DownloadTaskTests: Sendable {
     func provider(_ middlewares: [any NetworkMiddleware] = []) -> NetworkProvider {
         var configuration = NetworkProvider.Configuration()
         configuration.downloadWindow = nil
-        configuration.downloadsWithTasks = true
+        var seams = NetworkProvider.Seams()
+        seams.downloadsWithTasks = true
         return NetworkProvider(
             session: URLSession(configuration: .ephemeral), middlewares: middlewares,
-            configuration: configuration)
+            configuration: configuration, seams: seams)
     }
 
     func ranged(bytes: Int) -> (Endpoint<Data>, String) {
@@ -71,7 +72,8 @@ final class DownloadTaskTests: Sendable {
         let hang: Endpoint<Data> = group.get("hang")
         let download = Task { try? await provider.download(hang, to: folder.appendingPathComponent("t.bin")) }
         // When its task is looked for (for 30 s at most)
-        let session = try provider.transfers(for: URLSession(configuration: .ephemeral), endpoint: "").session
+        let transport = try #require(provider.transport as? URLSessionTransport)
+        let session = try transport.transfers(endpoint: "").session
         var kinds: [Bool] = []
         var described = false
         let deadline = ContinuousClock.now + .seconds(30)

@@ -174,10 +174,11 @@ struct DownloadTests {
     @Test func aFullDiskAtTheEndOfADownloadIsAFileErrorNotADroppedConnection() async throws {
         // Given a provider whose file writes fail as on a full disk, and a 100 KB body (less than one
         // write batch, so every byte is written after the transfer has ended)
-        var configuration = NetworkProvider.Configuration()
-        configuration.downloadWrites = { _, _ in .file(POSIXError(.ENOSPC)) }
+        var seams = NetworkProvider.Seams()
+        seams.downloadWrites = { _, _ in .file(POSIXError(.ENOSPC)) }
         let provider = NetworkProvider(
-            session: URLSession(configuration: .ephemeral), configuration: configuration)
+            session: URLSession(configuration: .ephemeral), middlewares: [], configuration: .init(),
+            seams: seams)
         let destination = folder.appendingPathComponent("full.bin")
         // When
         let thrown = await error { try await provider.download(ranged(bytes: 100_000), to: destination) }

@@ -149,7 +149,7 @@ struct ResponseLimitTests {
             return
         }
         #expect(failure.statusCode == 503)
-        #expect(failure.body.count == NetworkProvider.errorBodyLimit)
+        #expect(failure.body.count == RefusedBody.limit)
     }
 
     @Test func aHEADAnswerIsNotMeasuredByTheLengthItAnnounces() async throws {

@@ -95,10 +95,11 @@ struct SessionDelegateTests {
         let delegate = BasicAuthDelegate()
         var configuration = NetworkProvider.Configuration()
         configuration.downloadWindow = nil
-        configuration.downloadsWithTasks = true
+        var seams = NetworkProvider.Seams()
+        seams.downloadsWithTasks = true
         let provider = NetworkProvider(
             session: URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil),
-            configuration: configuration)
+            middlewares: [], configuration: configuration, seams: seams)
         let folder = try newTemporaryFolder("SessionDelegate")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("user.json")

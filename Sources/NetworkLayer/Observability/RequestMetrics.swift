@@ -65,32 +65,3 @@ public final class RequestMetricsLog: Sendable {
         }
     }
 }
-
-/// The attempt the current task's transport call belongs to, so the transports (and the coalescer) can
-/// report the head, the bytes and sharing without a parameter through every layer.
-struct CurrentAttempt: Sendable {
-    @TaskLocal static var value: CurrentAttempt?
-
-    let log: RequestMetricsLog
-    let number: Int
-
-    static func responseStarted() {
-        guard let current = value else { return }
-        current.log.update(current.number) { $0.responseStart = .now }
-    }
-
-    static func received(_ bytes: Int64) {
-        guard let current = value else { return }
-        current.log.update(current.number) { $0.bytesReceived = bytes }
-    }
-
-    static func sent(_ bytes: Int64) {
-        guard let current = value else { return }
-        current.log.update(current.number) { $0.bytesSent = bytes }
-    }
-
-    static func coalesced() {
-        guard let current = value else { return }
-        current.log.update(current.number) { $0.isCoalesced = true }
-    }
-}

@@ -90,7 +90,7 @@ extension NetworkProvider {
     convenience init(
         sessionConfiguration: URLSessionConfiguration, delegate: (any URLSessionDelegate)?,
         delegateQueue: OperationQueue? = nil, middlewares: [any NetworkMiddleware],
-        configuration: Configuration,
+        configuration: Configuration, seams: Seams = Seams(),
         background: BackgroundTasks?, sendsCredentialHeaders: Bool = false
     ) {
         let copy = sessionConfiguration.copy() as? URLSessionConfiguration ?? sessionConfiguration
@@ -100,38 +100,19 @@ extension NetworkProvider {
             }
             ?? TransferSession(
                 configuration: copy, forwardingChallengesTo: delegate, on: delegateQueue, background: nil)
-        self.init(session: transfers.session, middlewares: middlewares, configuration: configuration)
-        transferSession.withLock { $0 = transfers }
-        if background != nil {
-            let credentials = TransferSession.split(sessionConfiguration.httpAdditionalHeaders).credentials
-            backgroundPolicy.withLock {
-                $0 = BackgroundPolicy(
-                    credentialHeaders: credentials, sendsCredentialHeaders: sendsCredentialHeaders)
-            }
+        let policy = background.map { _ in
+            BackgroundPolicy(
+                credentialHeaders: TransferSession.split(sessionConfiguration.httpAdditionalHeaders)
+                    .credentials,
+                sendsCredentialHeaders: sendsCredentialHeaders)
         }
-    }
-
-    /// `request` as a background session sends it: with this provider's configuration's credential
-    /// headers it does not set itself, refused when it carries a credential header this provider may not
-    /// send (a background session follows redirects itself, to any host, and no guard sees them).
-    func backgroundRequest(_ request: URLRequest, endpoint: String) throws(NetworkError) -> URLRequest {
-        // Without a policy of its own, a provider sends no credential header of its configuration and
-        // may send none.
-        let policy =
-            backgroundPolicy.withLock { $0 }
-            ?? BackgroundPolicy(credentialHeaders: [:], sendsCredentialHeaders: false)
-        var request = request
-        // In a fixed order: names that differ only in case are one header, the first in that order.
-        for (name, value) in policy.credentialHeaders.sorted(by: { $0.key < $1.key })
-        where request.value(forHTTPHeaderField: name) == nil {
-            request.setValue(value, forHTTPHeaderField: name)
+        self.init(
+            session: transfers.session, middlewares: middlewares, configuration: configuration, seams: seams
+        ) { calls in
+            URLSessionTransport(
+                base: transfers.session, configuration: configuration, seams: seams, calls: calls,
+                made: transfers, policy: policy)
         }
-        guard !policy.sendsCredentialHeaders else { return request }
-        let names = (request.allHTTPHeaderFields ?? [:]).keys.sorted()
-        if let header = names.first(where: { Redaction.isSensitive(headerName: $0) }) {
-            throw .invalidRequest(.credentialHeaderInBackground(endpoint: endpoint, header: header))
-        }
-        return request
     }
 
     /// Keeps `completionHandler` when `identifier` is the provider's background session's, and calls it
@@ -148,21 +129,13 @@ extension NetworkProvider {
     public func handleBackgroundEvents(
         forSession identifier: String, completionHandler: @escaping () -> Void
     ) -> Bool {
-        guard let background = transferSession.withLock({ $0 })?.background,
+        guard let background = transport.background,
             background.identifier == identifier
         else { return false }
         let handler = MainQueueHandler(call: completionHandler)
         background.handleEvents { handler.call() }
         return true
     }
-}
-
-/// What a provider on a background session adds to its requests and refuses in them.
-struct BackgroundPolicy: Sendable {
-    /// Its configuration's credential headers.
-    let credentialHeaders: [String: String]
-    /// Whether its requests may carry credential headers.
-    let sendsCredentialHeaders: Bool
 }
 
 /// The system's events handler, received by a main-actor method and called only on the main queue.

@@ -38,67 +38,17 @@ extension NetworkProvider {
         _ endpoint: Endpoint<Response>, _ request: URLRequest, context: RequestContext
     ) async throws -> ResponseStream {
         let kept = KeptStream()
-        let transport: NetworkMiddleware.Next = { [self] request in
+        let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
+        let (data, head) = try await exchange(request, context: context) { [transport] request, record in
             try Task.checkCancellation()
-            guard let urlSession = session as? URLSession else {
-                let (data, head) = try await dataTransport(
-                    timeout: endpoint.attemptTimeout, rules: wholeBodyRules(of: endpoint))(request)
-                kept.keep(StreamBody(channel: .holding(data)), for: head)
-                return (data, head)
-            }
-            let transfers = try dataTransfers(for: urlSession, endpoint: endpoint.name)
-            let channel = ChunkChannel(bufferLimit: configuration.streamBufferLimit)
-            let handler = TransferHandler(
-                sink: channel, idleTimeout: endpoint.timeout, deadline: endpoint.deadline,
-                deadlines: configuration.deadlines, progress: nil)
-            channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
-            transfers.start(request, handler: handler)
-            let head = try await handler.head()
-            CurrentAttempt.responseStarted()
-            guard endpoint.acceptableStatusCodes.contains(head.statusCode) else {
-                return (try await channel.collect(limit: Self.errorBodyLimit), head)
-            }
-            kept.keep(StreamBody(channel: channel), for: head)
-            return (Data(), head)
+            let attempt = try await transport.stream(request, rules: rules, record: record)
+            if let body = attempt.body { kept.keep(body, for: attempt.head) }
+            return (attempt.data, attempt.head)
         }
-        let (data, head) = try await exchange(request, context: context, transport: transport)
         try endpoint.checkStatus(of: head, body: data)
         // A middleware that answered by itself (a cache) or replaced the response passes its body.
         return ResponseStream(
             response: head, body: kept.take(for: head) ?? StreamBody(channel: .holding(data)))
-    }
-
-    /// How much of a refused streamed or downloaded response's body is kept for the error.
-    static let errorBodyLimit = 1 << 20
-
-    /// The largest whole body `endpoint` accepts: its own limit, or the provider's.
-    func wholeBodyLimit<Response>(of endpoint: Endpoint<Response>) -> Int {
-        max(0, endpoint.maximumResponseSize ?? configuration.maximumResponseSize)
-    }
-
-    /// What a whole body of `endpoint` may be.
-    func wholeBodyRules<Response>(of endpoint: Endpoint<Response>) -> WholeBodyRules {
-        WholeBodyRules(
-            limit: wholeBodyLimit(of: endpoint), accepts: endpoint.acceptableStatusCodes,
-            endpoint: endpoint.name)
-    }
-}
-
-extension Endpoint {
-    /// Throws ``NetworkError/unacceptableStatus(_:)``, carrying `body`, unless this endpoint accepts the
-    /// status of `http`.
-    func checkStatus(of http: HTTPURLResponse, body: Data) throws(NetworkError) {
-        guard acceptableStatusCodes.contains(http.statusCode) else {
-            throw .unacceptableStatus(
-                .init(statusCode: http.statusCode, headers: http.headerFields, body: body, url: http.url))
-        }
-    }
-
-    /// What middlewares are told about this endpoint.
-    var context: RequestContext {
-        RequestContext(
-            endpointName: name, isIdempotent: isIdempotent, acceptableStatusCodes: acceptableStatusCodes,
-            metrics: RequestMetricsLog())
     }
 }
 

@@ -61,10 +61,14 @@ extension NetworkProvider {
         if request.value(forHTTPHeaderField: "Content-Type") == nil {
             request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         }
-        let transport = uploadTransport(for: endpoint, body: body, size: size, progress: progress)
         let context = endpoint.context
+        let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
         return try await observing(request, context: context) {
-            let (data, http) = try await exchange(request, context: context, transport: transport)
+            let (data, http) = try await exchange(request, context: context) { [transport] request, record in
+                try Task.checkCancellation()
+                return try await transport.upload(
+                    request, body: body, size: size, rules: rules, progress: progress, record: record)
+            }
             return try Self.decode(data, http, for: endpoint).value
         }
     }
@@ -105,84 +109,6 @@ extension NetworkProvider {
         var endpoint = endpoint
         endpoint.headers["Content-Type"] = form.contentType
         return try await upload(endpoint, fromFile: file, progress: progress)
-    }
-
-    /// One attempt: the file as the body, the response collected in memory.
-    private func uploadTransport<Response>(
-        for endpoint: Endpoint<Response>, body: UploadBody, size: Int64,
-        progress: (@Sendable (TransferProgress) -> Void)?
-    ) -> NetworkMiddleware.Next {
-        { [self] request in
-            try Task.checkCancellation()
-            guard let urlSession = session as? URLSession else {
-                var request = request
-                switch body {
-                case .data(let data):
-                    request.httpBody = data
-                case .file(let file):
-                    do {
-                        request.httpBody = try Data(contentsOf: file)
-                    } catch {
-                        throw NetworkError.file(error)
-                    }
-                }
-                let answer = try await dataTransport(
-                    timeout: endpoint.attemptTimeout, rules: wholeBodyRules(of: endpoint))(request)
-                CurrentAttempt.sent(size)
-                progress?(TransferProgress(completedBytes: size, expectedBytes: size))
-                return answer
-            }
-            var sent: TransferHandler.Progress?
-            if let progress {
-                sent = { counts in
-                    progress(TransferProgress(completedBytes: counts.sent, expectedBytes: size))
-                }
-            }
-            // The answer is collected as a `send`'s is: bounded, a refused status's first MiB kept.
-            let (answers, answered) = AsyncStream<BodyCollector.Outcome>.makeStream(
-                bufferingPolicy: .bufferingNewest(1))
-            let collector = BodyCollector(
-                limit: wholeBodyLimit(of: endpoint), accepts: endpoint.acceptableStatusCodes,
-                method: request.httpMethod
-            ) { outcome in
-                answered.yield(outcome)
-                answered.finish()
-            }
-            let transfers =
-                if case .file = body {
-                    try transfers(for: urlSession, endpoint: endpoint.name)
-                } else {
-                    try dataTransfers(for: urlSession, endpoint: endpoint.name)
-                }
-            // A background upload goes on while the app is suspended and reports nothing meanwhile:
-            // URLSession's own timeout watches it, not the provider's timers (uptime runs on while the
-            // app is suspended, and they would cancel it when it wakes).
-            var request = request
-            if transfers.isBackground {
-                request = try backgroundRequest(request, endpoint: endpoint.name)
-                request.timeoutInterval = Self.idleTimeoutInterval(endpoint.timeout)
-            }
-            let handler = TransferHandler(
-                sink: collector, idleTimeout: transfers.isBackground ? nil : endpoint.timeout,
-                deadline: transfers.isBackground ? nil : endpoint.deadline,
-                deadlines: configuration.deadlines,
-                progress: sent)
-            transfers.start(
-                request, uploading: body,
-                note: transfers.isBackground ? .upload(endpoint: endpoint.name, body: body) : nil,
-                handler: handler
-            )
-            _ = try await handler.head()
-            CurrentAttempt.responseStarted()
-            CurrentAttempt.sent(handler.counts.sent)
-            return try await withTaskCancellationHandler {
-                var outcomes = answers.makeAsyncIterator()
-                guard let outcome = await outcomes.next() else { throw CancellationError() }
-                return try outcome.get()
-            } onCancel: {
-                handler.fail(CancellationError())
-            }
-        }
     }
 
     /// The size of `file`, which must be a regular file or a link to one (a FIFO could block an upload

@@ -26,7 +26,7 @@ final class DownloadSink: TransferSink, Sendable {
     private let file: DownloadFile
     private let accepts: any StatusCodeSet
     private let progress: (@Sendable (TransferProgress) -> Void)?
-    private let refused = Locked<Data?>(nil)
+    private let refused = Locked<RefusedBody?>(nil)
 
     init(file: DownloadFile, accepts: any StatusCodeSet, progress: (@Sendable (TransferProgress) -> Void)?) {
         self.file = file
@@ -34,12 +34,12 @@ final class DownloadSink: TransferSink, Sendable {
         self.progress = progress
     }
 
-    /// The body of a refused status, capped at ``NetworkProvider/errorBodyLimit``.
-    var refusedBody: Data? { refused.withLock { $0 } }
+    /// The first bytes of a refused status's body (``RefusedBody``).
+    var refusedBody: Data? { refused.withLock { $0?.bytes } }
 
     func open(_ head: HTTPURLResponse) throws {
         guard accepts.contains(head.statusCode) else {
-            refused.withLock { $0 = Data() }
+            refused.withLock { $0 = RefusedBody() }
             return
         }
         try file.open(head)
@@ -47,11 +47,7 @@ final class DownloadSink: TransferSink, Sendable {
     }
 
     func write(_ data: Data) throws {
-        let keptInMemory = refused.withLock { body -> Bool? in
-            guard let kept = body?.count else { return nil }
-            body?.append(data.prefix(max(0, NetworkProvider.errorBodyLimit - kept)))
-            return (body?.count ?? 0) >= NetworkProvider.errorBodyLimit
-        }
+        let keptInMemory = refused.withLock { body -> Bool? in body?.append(data) }
         if let isFull = keptInMemory {
             if isFull { throw RefusedBodyKept() }
             return

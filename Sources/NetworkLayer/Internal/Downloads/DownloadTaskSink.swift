@@ -8,14 +8,14 @@ import Foundation
 /// progress) and, at the end, the file.
 ///
 /// A refused answer's body is written by URLSession like any other. Once it passes
-/// ``NetworkProvider/errorBodyLimit`` while the head is known (from the first write on Apple platforms)
+/// ``RefusedBody/limit`` while the head is known (from the first write on Apple platforms)
 /// the transfer is stopped, and the error carries no body; a shorter one's is read back from the file.
 final class DownloadTaskSink: TransferSink, Sendable {
     private let file: DownloadTaskFile
     private let accepts: any StatusCodeSet
     private let resumed: Bool
     private let progress: (@Sendable (TransferProgress) -> Void)?
-    private let refused = Locked<Data?>(nil)
+    private let refused = Locked<RefusedBody?>(nil)
 
     /// - Parameter resumed: Whether the task resumes from resume data.
     init(
@@ -28,12 +28,12 @@ final class DownloadTaskSink: TransferSink, Sendable {
         self.progress = progress
     }
 
-    /// The body of a refused status, at most ``NetworkProvider/errorBodyLimit`` bytes.
-    var refusedBody: Data? { refused.withLock { $0 } }
+    /// The first bytes of a refused status's body (``RefusedBody``).
+    var refusedBody: Data? { refused.withLock { $0?.bytes } }
 
     func open(_ head: HTTPURLResponse) throws {
         guard accepts.contains(head.statusCode) else {
-            refused.withLock { $0 = Data() }
+            refused.withLock { $0 = RefusedBody() }
             return
         }
         try file.check(head, resumed: resumed)
@@ -47,7 +47,7 @@ final class DownloadTaskSink: TransferSink, Sendable {
     /// URLSession wrote `total` bytes of `expected` (negative when unknown). Returns `false` to stop the
     /// transfer: a refused answer's body has passed the limit.
     func wrote(_ total: Int64, of expected: Int64) -> Bool {
-        guard refusedBody == nil else { return total <= Int64(NetworkProvider.errorBodyLimit) }
+        guard refusedBody == nil else { return total <= Int64(RefusedBody.limit) }
         progress?(TransferProgress(completedBytes: total, expectedBytes: expected >= 0 ? expected : nil))
         return true
     }
@@ -59,9 +59,7 @@ final class DownloadTaskSink: TransferSink, Sendable {
             return
         }
         defer { try? FileManager.default.removeItem(at: location) }
-        let handle = try? FileHandle(forReadingFrom: location)
-        let body = (try? handle?.read(upToCount: NetworkProvider.errorBodyLimit)) ?? nil
-        try? handle?.close()
-        refused.withLock { $0 = body ?? Data() }
+        let body = RefusedBody(readingFrom: location)
+        refused.withLock { $0 = body }
     }
 }

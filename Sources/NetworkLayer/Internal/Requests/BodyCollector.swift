@@ -18,8 +18,8 @@ final class BodyCollector: TransferSink, Sendable {
         // annotate HTTPURLResponse `Sendable` on every platform.
         var head: HTTPURLResponse?
         var body = Data()
-        /// The most bytes kept for the head that arrived.
-        var keeps = 0
+        /// A refused status's body, kept instead of `body`.
+        var refused: RefusedBody?
         var isClosed = false
         var finish: (@Sendable (Outcome) -> Void)?
     }
@@ -55,8 +55,11 @@ final class BodyCollector: TransferSink, Sendable {
         if accepted, declared > Int64(limit) { throw NetworkError.responseTooLarge(limit: limit) }
         state.withLock { state in
             state.head = head
-            state.keeps = accepted ? limit : min(limit, NetworkProvider.errorBodyLimit)
-            let reserved = min(declared, Int64(min(state.keeps, Self.largestReservation)))
+            guard accepted else {
+                state.refused = RefusedBody(capacity: limit)
+                return
+            }
+            let reserved = min(declared, Int64(min(limit, Self.largestReservation)))
             if reserved > 0 { state.body.reserveCapacity(Int(reserved)) }
         }
     }
@@ -65,15 +68,11 @@ final class BodyCollector: TransferSink, Sendable {
         enum Next { case kept, full, tooLarge }
         let next = state.withLock { state -> Next in
             guard !state.isClosed else { return .kept }
-            let room = state.keeps - state.body.count
-            guard data.count > room else {
+            // A refused status's body is cut, not refused: the status is what the caller needs.
+            if state.refused != nil { return state.refused?.append(data) == true ? .full : .kept }
+            guard data.count > limit - state.body.count else {
                 state.body.append(data)
                 return .kept
-            }
-            // A refused status's body is cut, not refused: the status is what the caller needs.
-            guard let head = state.head, accepts.contains(head.statusCode) else {
-                state.body.append(data.prefix(max(0, room)))
-                return .full
             }
             return .tooLarge
         }
@@ -90,12 +89,13 @@ final class BodyCollector: TransferSink, Sendable {
                 state.isClosed = true
                 state.finish = nil
                 state.body = Data()
+                state.refused = nil
             }
             guard let head = state.head else {
                 return (state.finish, .failure(error ?? URLError(.badServerResponse)))
             }
             if let error, !(error is BodyComplete) { return (state.finish, .failure(error)) }
-            return (state.finish, .success((state.body, head)))
+            return (state.finish, .success((state.refused?.bytes ?? state.body, head)))
         }
         finish?(outcome)
     }

@@ -18,9 +18,11 @@ final class RequestCoalescer: Sendable {
     var waitingCount: Int { waiters.withLock { $0 } }
 
     /// The response to `request`: `send`'s, shared with identical requests in flight.
-    /// - Parameter variant: Shares the call only with requests of the same variant too.
+    /// - Parameters:
+    ///   - variant: Shares the call only with requests of the same variant too.
+    ///   - record: Told when the caller joins a call already running.
     func response(
-        for request: URLRequest, sharingOnly variant: String = "",
+        for request: URLRequest, sharingOnly variant: String = "", record: AttemptRecord? = nil,
         send: @escaping @Sendable () async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
         try Task.checkCancellation()
@@ -39,7 +41,7 @@ final class RequestCoalescer: Sendable {
                 return try await send()
             }
         } else {
-            CurrentAttempt.coalesced()
+            record?.coalesced()
         }
         waiters.withLock { $0 += 1 }
         defer { waiters.withLock { $0 -= 1 } }

@@ -16,7 +16,7 @@ final class BackgroundTasks: Sendable {
     /// What an orphaned task has given so far.
     private struct Orphan: Sendable {
         var response: HTTPURLResponse?
-        var body = Data()
+        var body = RefusedBody()
         var failure: NetworkError?
         var moved = false
     }
@@ -76,12 +76,7 @@ final class BackgroundTasks: Sendable {
     /// An orphaned upload's answer: its first MiB is kept (none for a task without a note).
     func received(_ data: Data, for task: URLSessionTask) {
         guard Note(decoding: task.taskDescription) != nil else { return }
-        orphans.withLock { orphans in
-            let kept = orphans[task.taskIdentifier]?.body.count ?? 0
-            let room = max(0, NetworkProvider.errorBodyLimit - kept)
-            guard room > 0 else { return }
-            orphans[task.taskIdentifier, default: Orphan()].body.append(data.prefix(room))
-        }
+        orphans.withLock { _ = $0[task.taskIdentifier, default: Orphan()].body.append(data) }
     }
 
     /// An orphaned download's file, which URLSession deletes once this returns: moved to the note's
@@ -140,7 +135,7 @@ final class BackgroundTasks: Sendable {
         report(
             BackgroundTransfer(
                 endpoint: note.endpoint, kind: kind, response: response,
-                body: kind == .upload ? orphan.body : Data(),
+                body: kind == .upload ? orphan.body.bytes : Data(),
                 error: Self.failure(of: orphan, response: response, kind: kind, error: error)))
     }
 
@@ -155,7 +150,7 @@ final class BackgroundTasks: Sendable {
         guard (200..<300).contains(response.statusCode) else {
             return .unacceptableStatus(
                 .init(
-                    statusCode: response.statusCode, headers: response.headerFields, body: orphan.body,
+                    statusCode: response.statusCode, headers: response.headerFields, body: orphan.body.bytes,
                     url: response.url))
         }
         // A download that reported no file.

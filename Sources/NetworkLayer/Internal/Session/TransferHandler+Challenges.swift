@@ -34,7 +34,7 @@ extension TransferHandler {
         }
         guard let held = taken else { return false }
         if deliver(held.head) {
-            receive(held.body)
+            receive(held.body.bytes)
         }
         finish(.success(()), cancellingTask: true)
         return true

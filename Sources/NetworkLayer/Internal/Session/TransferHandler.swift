@@ -23,7 +23,7 @@ final class TransferHandler: Sendable {
         var counts = TransferCounts()
         var watch: DeadlineTimer.Watch?
         /// A `401` with a challenge, and its body, held until the session says whether it answers it.
-        var held: (head: HTTPURLResponse, body: Data)?
+        var held: (head: HTTPURLResponse, body: RefusedBody)?
         /// A held `401` was given out as the answer before its challenge came: its body outgrew what is
         /// held.
         var gaveOutHeld = false
@@ -103,7 +103,7 @@ final class TransferHandler: Sendable {
         if Self.deliversChallengedHeads, head.statusCode == 401,
             head.value(forHTTPHeaderField: "WWW-Authenticate") != nil
         {
-            state.withLock { $0.held = (head, Data()) }
+            state.withLock { $0.held = (head, RefusedBody()) }
             return true
         }
         return deliver(head)
@@ -137,13 +137,13 @@ final class TransferHandler: Sendable {
     }
 
     func receive(_ data: Data) {
-        var outgrown: (head: HTTPURLResponse, body: Data)?
+        var outgrown: (head: HTTPURLResponse, body: RefusedBody)?
         let counts = state.withLock { state -> TransferCounts? in
             guard state.end == nil else { return nil }
             if let held = state.held {
                 // A challenged answer's body, held (up to 1 MiB) in case it is the final answer. It is
                 // not activity: a 401 whose body never ends must not hold off the idle timeout.
-                guard held.body.count + data.count > NetworkProvider.errorBodyLimit else {
+                guard !held.body.fits(data.count) else {
                     state.held?.body.append(data)
                     return nil
                 }
@@ -159,7 +159,7 @@ final class TransferHandler: Sendable {
         }
         guard let counts else {
             if let outgrown, deliver(outgrown.head) {
-                receive(outgrown.body)
+                receive(outgrown.body.bytes)
                 receive(data)
             }
             return

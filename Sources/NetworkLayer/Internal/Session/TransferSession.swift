@@ -158,14 +158,6 @@ final class TransferSession: Sendable {
     }
 }
 
-/// Whether URLSession is FoundationNetworking's (Linux), whose tasks differ from Apple's where the
-/// provider says so.
-#if canImport(FoundationNetworking)
-    let runsOnFoundationNetworking = true
-#else
-    let runsOnFoundationNetworking = false
-#endif
-
 /// What an upload sends: a file, streamed from disk by URLSession, or bytes in memory.
 enum UploadBody: Sendable {
     case file(URL)

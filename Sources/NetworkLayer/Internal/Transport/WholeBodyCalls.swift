@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A whole-body attempt's timeout and coalescing, over a transport's way of starting one: the same for
+/// every transport.
+///
+/// An attempt not shared is raced against its timeout with no Swift task of its own (a URLSession data
+/// task reports to the race directly), so a request costs no more thread hops than `data(for:)`. A shared
+/// one runs in a task of its own, which the callers sharing it wait for.
+struct WholeBodyCalls: Sendable {
+    /// Starts an attempt that reports to its `finish` closure, and returns how to stop it.
+    typealias Start =
+        @Sendable (
+            URLRequest, AttemptRules, @escaping @Sendable (BodyCollector.Outcome) -> Void
+        ) -> Timeout.Cancel
+
+    /// Shares identical `GET`s; `nil` when the provider does not coalesce.
+    let coalescer: RequestCoalescer?
+    let clock: any Clock<Duration>
+    let deadlines: DeadlineTimer
+
+    /// Runs `start` for `request` under `rules`, racing `rules.attemptTimeout`.
+    func call(
+        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord, start: @escaping Start
+    ) async throws -> (Data, HTTPURLResponse) {
+        let timeout = rules.attemptTimeout
+        guard let coalescer, request.httpMethod == "GET" else {
+            return try await Timeout.race(after: timeout, clock: clock, deadlines: deadlines) { finish in
+                // Runs in the caller's task: a caller already cancelled starts nothing.
+                guard !Task.isCancelled else {
+                    finish(.failure(URLError(.cancelled)))
+                    return {}
+                }
+                return start(request, rules, finish)
+            }
+        }
+        // A caller already cancelled sends nothing (the operation below runs in a task of its own).
+        try Task.checkCancellation()
+        let send: @Sendable () async throws -> (Data, HTTPURLResponse) = {
+            // Requests share a call only under the same limit and statuses (see `signature`).
+            try await coalescer.response(for: request, sharingOnly: rules.signature, record: record) {
+                try await Timeout.untimed { start(request, rules, $0) }
+            }
+        }
+        return try await Timeout.run(after: timeout, clock: clock, deadlines: deadlines, operation: send)
+    }
+}
