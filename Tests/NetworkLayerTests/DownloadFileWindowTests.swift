@@ -136,20 +136,6 @@ struct DownloadFileWindowTests {
         #expect(file.progress.expectedBytes == 300)
     }
 
-    @Test func aLastModifiedIsAValidatorOnlyWhenItIsASecondOlderThanTheAnswer() {
-        // Given answers with only a Last-Modified, dated the same second as the answer, or earlier
-        let modified = "Wed, 25 Nov 2026 10:00:00 GMT"
-        let sameSecond = ["Last-Modified": modified, "Date": modified]
-        let later = ["Last-Modified": modified, "Date": "Wed, 25 Nov 2026 10:00:01 GMT"]
-        // When, Then only the earlier one may be sent in If-Range (RFC 9110, 13.1.5), and a weak ETag never
-        #expect(DownloadFile.strongValidator(in: sameSecond) == nil)
-        #expect(DownloadFile.strongValidator(in: ["Last-Modified": modified]) == nil)
-        #expect(DownloadFile.strongValidator(in: later) == modified)
-        #expect(DownloadFile.strongValidator(in: ["ETag": "W/\"v1\""]) == nil)
-        #expect(DownloadFile.strongValidator(in: later.merging(["ETag": "W/\"v1\""]) { $1 }) == nil)
-        #expect(DownloadFile.strongValidator(in: ["ETag": "\"v1\"", "Last-Modified": modified]) == "\"v1\"")
-    }
-
     @Test func aWriteThatFailedIsNotContinuedAfter() async throws {
         // Given a first window of 600 KB written, then, in the second, a write that puts half its bytes
         // on the disk and fails

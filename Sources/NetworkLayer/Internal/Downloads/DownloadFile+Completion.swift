@@ -37,7 +37,7 @@ extension DownloadFile {
         guard head.statusCode == 416,
             let total = Self.unsatisfiedRangeTotal(head.headerFields.value(named: "Content-Range"))
         else { return nil }
-        let answeredValidator = Self.strongValidator(in: head.headerFields)
+        let answeredValidator = RangeRules.strongValidator(in: head.headerFields)
         return state.withLock { state in
             guard state.writeError == nil, let point = state.resumePoint, point.offset == total,
                 state.expectedTotal == nil,

@@ -181,8 +181,7 @@ final class DownloadFile: Sendable {
     func open(_ head: HTTPURLResponse) throws {
         let range =
             head.statusCode == 206 ? ContentRange(head.headerFields.value(named: "Content-Range")) : nil
-        let validator = Self.strongValidator(in: head.headerFields)
-        if let range, try continues(with: range, validator: validator) {
+        if let range, try continues(with: range, headers: head.headerFields) {
             state.withLock { $0.lastHead = head }
             return
         }
@@ -193,14 +192,17 @@ final class DownloadFile: Sendable {
         state.withLock { $0.lastHead = head }
     }
 
-    /// Whether `range` continues the file still open, without a gap or an overlap; then it is taken as
-    /// the current answer.
-    func continues(with range: ContentRange, validator: String?) throws -> Bool {
+    /// Whether a `206` with `range` continues the file still open, without a gap or an overlap, of the
+    /// same version (``RangeRules``); then it is taken as the current answer.
+    func continues(with range: ContentRange, headers: [String: String]) throws -> Bool {
         try state.withLock { state in
             guard !state.isDiscarded else { throw CancellationError() }
             if let error = state.writeError { throw error }
-            guard state.descriptor >= 0, !state.isClosing, state.received > 0, range.first == state.received,
-                range.total == state.expectedTotal, validator == state.validator
+            guard state.descriptor >= 0, !state.isClosing, state.received > 0,
+                range.total == state.expectedTotal,
+                RangeRules.verdict(
+                    on: headers, asked: .bytes(from: state.received, validator: state.validator))
+                    == .continuesFile
             else { return false }
             state.answerEnd = range.last + 1
             return true
@@ -218,13 +220,15 @@ final class DownloadFile: Sendable {
             if let error = state.writeError { throw error }
             state.answerEnd = range.map { $0.last + 1 }
             // A 206 from byte 0 of a download with nothing written is a first answer, not a resumed one.
-            let resumes = head.statusCode == 206 && !(state.written == 0 && range?.first == 0)
-            if resumes {
-                // Not the bytes asked for, bytes of another version (a server that honours `Range` but
-                // ignores `If-Range` sends the new version's without the validator asked for), or a file
-                // that is no longer the one written: start over.
-                guard let range, range.first == state.written, state.validator != nil,
-                    Self.strongValidator(in: headers) == state.validator, let identity = state.identity,
+            let verdict =
+                head.statusCode == 206
+                ? RangeRules.verdict(
+                    on: headers, asked: .bytes(from: state.written, validator: state.validator))
+                : .startsFile
+            if verdict != .startsFile {
+                // Not the bytes asked for, bytes of another version, or a file that is no longer the one
+                // written: start over.
+                guard verdict == .continuesFile, let range, let identity = state.identity,
                     let descriptor = try Self.reopened(partURL, as: identity, keeping: state.written)
                 else {
                     state.validator = nil
@@ -241,7 +245,7 @@ final class DownloadFile: Sendable {
                 state.expectedTotal =
                     range.map { $0.total }
                     ?? (head.expectedContentLength >= 0 ? head.expectedContentLength : nil)
-                state.validator = Self.strongValidator(in: headers)
+                state.validator = RangeRules.strongValidator(in: headers)
                 state.acceptsRanges =
                     range != nil || headers.value(named: "Accept-Ranges")?.lowercased() == "bytes"
                 if let identity = state.identity { FileCalls.remove(partURL, ifStill: identity) }
@@ -250,19 +254,6 @@ final class DownloadFile: Sendable {
                 (state.descriptor, state.identity) = (descriptor, identity)
             }
         }
-    }
-
-    /// What `If-Range` may send, as RFC 9110 (section 13.1.5) allows: a strong `ETag`; without any
-    /// `ETag`, a `Last-Modified` at least one second before the response's `Date` (a file changed twice
-    /// within that second would keep its date); `nil` otherwise (a weak `ETag` rules the date out too).
-    static func strongValidator(in headers: [String: String]) -> String? {
-        if let etag = headers.value(named: "ETag") { return etag.hasPrefix("W/") ? nil : etag }
-        guard let modified = headers.value(named: "Last-Modified"),
-            let modifiedDate = RetryAfter.httpDate(from: modified),
-            let sent = headers.value(named: "Date").flatMap({ RetryAfter.httpDate(from: $0) }),
-            sent.timeIntervalSince(modifiedDate) >= 1
-        else { return nil }
-        return modified
     }
 
     /// The partial file opened again, or `nil` when it is gone or no longer the file written (another

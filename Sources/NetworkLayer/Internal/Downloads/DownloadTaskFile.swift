@@ -90,20 +90,22 @@ final class DownloadTaskFile: Sendable {
     /// request that asked for no range, only when its `Content-Range` covers the whole body.
     func check(_ head: HTTPURLResponse, resumed: Bool) throws {
         let headers = head.headerFields
-        let validator = DownloadFile.strongValidator(in: headers)
+        let validator = RangeRules.strongValidator(in: headers)
         try state.withLock { state in
             guard head.statusCode == 206 else {
                 state.validator = validator
                 return
             }
             guard resumed else {
-                guard let range = ContentRange(headers.value(named: "Content-Range")), range.first == 0,
-                    range.total == range.last + 1
+                guard RangeRules.verdict(on: headers, asked: .nothing) == .startsFile
                 else { throw NetworkError.transport(URLError(.cannotParseResponse)) }
                 state.validator = validator
                 return
             }
-            guard let kept = state.validator, validator == kept else {
+            guard
+                RangeRules.verdict(on: headers, asked: .resumeData(validator: state.validator))
+                    == .continuesFile
+            else {
                 state.validator = nil
                 state.resumeData = nil
                 state.restartsFromScratch = true

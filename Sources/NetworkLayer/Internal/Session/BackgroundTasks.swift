@@ -111,10 +111,8 @@ final class BackgroundTasks: Sendable {
     /// its `Content-Range` covers the whole body.
     static func isWhole(_ head: HTTPURLResponse, resuming validator: String?) -> Bool {
         guard head.statusCode == 206 else { return true }
-        let headers = head.headerFields
-        if let validator { return DownloadFile.strongValidator(in: headers) == validator }
-        guard let range = ContentRange(headers.value(named: "Content-Range")) else { return false }
-        return range.first == 0 && range.total == range.last + 1
+        let asked: RangeRules.Asked = validator.map { .resumeData(validator: $0) } ?? .nothing
+        return RangeRules.verdict(on: head.headerFields, asked: asked) != .refused
     }
 
     /// An orphaned task ended: reported, when it carries a note. A temporary upload body the note
