@@ -41,7 +41,7 @@ extension Cache {
         for (position, tier) in tiers.enumerated().dropFirst(front == nil ? 0 : 1) {
             guard let found = await tier.entry(forKey: key) else { continue }
             if position > 0 {
-                if let hook = beforePromoting.withLock({ $0 }) { await hook(key) }
+                if let hook = hooks.withLock({ $0.beforePromoting }) { await hook(key) }
                 for earlier in tiers[..<position] {
                     // A tier in front that cannot take it is not the caller's failure: it got its value.
                     try? await earlier.store(found.value, forKey: key, expiration: found.expiration)
@@ -98,7 +98,7 @@ extension Cache {
             if let hit = frontHit(key) { return hit }
             let before = loads.withLock { $0.watch(key) }
             let cached = await lookupBehindFront(key)
-            if cached == nil, let hook = beforeJoiningLoad.withLock({ $0 }) { await hook(key) }
+            if cached == nil, let hook = hooks.withLock({ $0.beforeJoiningLoad }) { await hook(key) }
             let next = loads.withLock { loads -> AfterMiss in
                 defer { loads.unwatch(key) }
                 if let cached { return .found(cached) }
@@ -183,13 +183,13 @@ extension Cache {
     /// Runs `hook` in every loading lookup between its miss and joining the in-flight loads, so
     /// a test can hold a caller in that window.
     func setBeforeJoiningLoad(_ hook: (@Sendable (String) async -> Void)?) {
-        beforeJoiningLoad.withLock { $0 = hook }
+        hooks.withLock { $0.beforeJoiningLoad = hook }
     }
 
     /// Runs `hook` between a later tier's hit and moving its value forward, so a test can hold a reader
     /// in that window.
     func setBeforePromoting(_ hook: (@Sendable (String) async -> Void)?) {
-        beforePromoting.withLock { $0 = hook }
+        hooks.withLock { $0.beforePromoting = hook }
     }
 
     /// How many callers wait for `key`'s lane right now (for tests that hold one operation and need the

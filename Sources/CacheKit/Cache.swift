@@ -29,10 +29,16 @@ public final class Cache<Value: DataConvertible & Sendable>: Sendable {
     let front: MemoryStorage<String, Value>?
     let lanes = KeyLanes()
     let loads = Locked(Loads())
-    /// A test hook run between a miss and joining the in-flight loads; `nil` outside tests.
-    let beforeJoiningLoad = Locked<(@Sendable (String) async -> Void)?>(nil)
-    /// A test hook run between a tier's hit and moving the value into the tiers in front of it.
-    let beforePromoting = Locked<(@Sendable (String) async -> Void)?>(nil)
+    /// What tests change inside the cache; nothing outside tests.
+    let hooks = Locked(Hooks())
+
+    /// The test seams of a cache, in one value: each is `nil` outside tests.
+    struct Hooks: Sendable {
+        /// Run between a miss and joining the in-flight loads.
+        var beforeJoiningLoad: (@Sendable (String) async -> Void)?
+        /// Run between a tier's hit and moving the value into the tiers in front of it.
+        var beforePromoting: (@Sendable (String) async -> Void)?
+    }
 
     /// The loads running, and the keys callers are between a miss and a load of.
     struct Loads: Sendable {

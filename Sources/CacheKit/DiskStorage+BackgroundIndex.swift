@@ -31,7 +31,7 @@ extension DiskStorage {
     private func finishBackgroundBuild(since changes: UInt64) {
         let seconds = clock.now().timeIntervalSince1970
         let scan = scanDirectory(at: seconds)
-        if let hook = beforeInstallingIndex.withLock({ $0 }) { hook() }
+        if let hook = hooks.withLock({ $0.beforeInstallingIndex }) { hook() }
         var events: [CacheEvent] = []
         defer { emit(events) }
         state.withLock { state in
@@ -61,10 +61,10 @@ extension DiskStorage {
                 state.readingBeforeIndex[name] = left > 0 ? left : nil
             }
         }
-        if let hook = beforeReadingFile.withLock({ $0 }) { hook(key) }
+        if let hook = hooks.withLock({ $0.beforeReadingFile }) { hook(key) }
         let outcome = FileRead(
             path: path(of: name), key: key, sizeLimit: configuration.sizeLimit,
-            injectedFailure: openFailure.withLock({ $0 })?(name))
+            injectedFailure: hooks.withLock({ $0.openFailure })?(name))
         defer { outcome.close() }
         guard case .entry(let payload, let stored) = outcome.result, !stored.isExpired(at: seconds) else {
             state.withLock { $0.statistics.misses += 1 }

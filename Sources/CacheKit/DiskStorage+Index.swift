@@ -59,7 +59,7 @@ extension DiskStorage {
     /// crashed store's, never one being written), so it may run outside the lock; `nil` when the folder
     /// cannot be listed.
     func scanDirectory(at seconds: Double) -> DirectoryScan? {
-        guard !listingFails.withLock({ $0 }),
+        guard !hooks.withLock({ $0.listingFails }),
             let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath)
         else {
             return nil
@@ -203,7 +203,7 @@ extension DiskStorage {
     /// temporary files.
     /// - Throws: The failure to list the folder.
     func ownFiles() throws(POSIXFile.Failure) -> [String] {
-        if listingFails.withLock({ $0 }) { throw POSIXFile.Failure(code: EMFILE) }
+        if hooks.withLock({ $0.listingFails }) { throw POSIXFile.Failure(code: EMFILE) }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directoryPath)
@@ -227,7 +227,7 @@ extension DiskStorage {
     ) -> T? {
         let descriptor: Int32
         do throws(POSIXFile.Failure) {
-            if let code = openFailure.withLock({ $0 })?(name) { throw POSIXFile.Failure(code: code) }
+            if let code = hooks.withLock({ $0.openFailure })?(name) { throw POSIXFile.Failure(code: code) }
             descriptor = try POSIXFile.openForReading(path(of: name), writable: false)
         } catch {
             return Self.mayOpenLater(error.code) ? unavailable : nil

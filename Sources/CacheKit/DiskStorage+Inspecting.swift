@@ -33,13 +33,13 @@ extension DiskStorage {
     /// Runs `hook` in every store between writing its temporary file and renaming it into place, so a test
     /// can hold a store in that window.
     func setBeforeRename(_ hook: (@Sendable (String) -> Void)?) {
-        beforeRename.withLock { $0 = hook }
+        hooks.withLock { $0.beforeRename = hook }
     }
 
     /// Runs `hook` in every read between finding its entry in the index and reading the file, so a test
     /// can hold a read in that window.
     func setBeforeReadingFile(_ hook: (@Sendable (String) -> Void)?) {
-        beforeReadingFile.withLock { $0 = hook }
+        hooks.withLock { $0.beforeReadingFile = hook }
     }
 
     /// How many indexes have been built from a listing of the directory and installed (for tests).

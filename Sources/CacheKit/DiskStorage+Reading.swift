@@ -126,12 +126,12 @@ extension DiskStorage {
             events.append(.miss(.disk, key: key))
             return nil
         }
-        if let hook = beforeReadingFile.withLock({ $0 }) { hook(key) }
+        if let hook = hooks.withLock({ $0.beforeReadingFile }) { hook(key) }
         // Outside the lock: open, check and read the file. A store that renamed a newer file into place
         // meanwhile is read instead (it is the newest value); its generation tells us below.
         let outcome = FileRead(
             path: path, key: key, sizeLimit: configuration.sizeLimit,
-            injectedFailure: openFailure.withLock({ $0 })?(name))
+            injectedFailure: hooks.withLock({ $0.openFailure })?(name))
         // What to write back after unlocking: the renewed deadline (if any) and the recency time.
         var renewal: (descriptor: Int32, expiration: StoredExpiration?)?
         defer {

@@ -69,7 +69,7 @@ extension DiskStorage {
                 reason: .fileSystem(code: error.code, message: error.message))
         }
         defer { close(descriptor) }
-        if let hook = beforeRename.withLock({ $0 }) { hook(key) }
+        if let hook = hooks.withLock({ $0.beforeRename }) { hook(key) }
         let entry = IndexEntry(
             size: file.count, expiration: stored, generation: generation,
             key: configuration.onEvent == nil ? nil : key)

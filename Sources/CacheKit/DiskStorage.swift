@@ -72,19 +72,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     let clock: CacheClock
     let state = Locked(State())
     private let sweeper = Locked<SweepTimer?>(nil)
-    /// A test hook run by a store between writing its temporary file and renaming it; `nil` outside tests.
-    let beforeRename = Locked<(@Sendable (String) -> Void)?>(nil)
-    /// A test hook run by a read between finding its entry in the index and reading the file.
-    let beforeReadingFile = Locked<(@Sendable (String) -> Void)?>(nil)
-    /// A test hook that makes opening an entry file for the index fail with an errno, as a locked device
-    /// does for a protected file (root, who runs CI, can open any file); `nil` outside tests.
-    let openFailure = Locked<(@Sendable (String) -> Int32?)?>(nil)
-    /// A test hook that makes listing the folder fail, as running out of descriptors does; false outside
-    /// tests.
-    let listingFails = Locked(false)
-    /// A test hook run by a background index build between its scan and installing the index; `nil`
-    /// outside tests.
-    let beforeInstallingIndex = Locked<(@Sendable () -> Void)?>(nil)
+    /// What tests change inside the storage; nothing outside tests.
+    let hooks = Locked(Hooks())
 
     /// Creates the storage and its directory. The index is built on first use, and expired entries
     /// found then are removed: in the background when the first use is a read (which reads its entry's

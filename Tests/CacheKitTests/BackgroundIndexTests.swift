@@ -11,8 +11,8 @@ final class HeldIndexBuild: Sendable {
     private let scanned = Locked(false)
 
     init<Value>(_ disk: DiskStorage<Value>) {
-        disk.beforeInstallingIndex.withLock {
-            $0 = { [self] in
+        disk.hooks.withLock {
+            $0.beforeInstallingIndex = { [self] in
                 scanned.withLock { $0 = true }
                 release.wait()
             }
@@ -124,9 +124,9 @@ struct BackgroundIndexTests {
         await build.waitUntilScanned()
         // When "k1" is removed meanwhile by name, the folder refusing a listing (out of descriptors),
         // and the background build then finishes
-        disk.listingFails.withLock { $0 = true }
+        disk.hooks.withLock { $0.listingFails = true }
         try await disk.removeValue(forKey: "k1")
-        disk.listingFails.withLock { $0 = false }
+        disk.hooks.withLock { $0.listingFails = false }
         build.install()
         await waitFor("the background build to finish") { !disk.isBuildingInBackground }
         // Then the build's scan, older than the remove, is not installed: "k1" stays removed
@@ -267,11 +267,11 @@ struct BackgroundIndexTests {
             writing.withLock { $0 = true }
             release.wait()
         }
-        disk.listingFails.withLock { $0 = true }
+        disk.hooks.withLock { $0.listingFails = true }
         // On a thread of its own: held, it must not block a thread of Swift's cooperative pool.
         let store = Task { try await offThePool { try disk.store("new", forKey: "k") } }
         await waitFor("the store to write its file") { writing.withLock { $0 } }
-        disk.listingFails.withLock { $0 = false }
+        disk.hooks.withLock { $0.listingFails = false }
         // When the first read comes
         _ = disk.value(forKey: "k0")
         // Then it built the index on its own thread, which the store's rename then updates: a background

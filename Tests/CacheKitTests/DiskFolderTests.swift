@@ -120,7 +120,7 @@ struct DiskFolderTests {
     /// protected file while the device is locked) until `locked` is set to false.
     func reopenWhileLocked(_ locked: Locked<Bool>) throws -> DiskStorage<String> {
         let storage = try DiskStorage<String>(in: folder, clock: clock)
-        storage.openFailure.withLock { $0 = { _ in locked.withLock { $0 } ? EPERM : nil } }
+        storage.hooks.withLock { $0.openFailure = { _ in locked.withLock { $0 } ? EPERM : nil } }
         return storage
     }
 
@@ -178,7 +178,7 @@ struct LockedReadTests {
     func storageWithIndexedEntry(_ locked: Locked<Bool>) throws -> DiskStorage<String> {
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         try storage.store("poster", forKey: "k")
-        storage.openFailure.withLock { $0 = { _ in locked.withLock { $0 } ? EPERM : nil } }
+        storage.hooks.withLock { $0.openFailure = { _ in locked.withLock { $0 } ? EPERM : nil } }
         return storage
     }
 
@@ -223,7 +223,7 @@ struct LockedReadTests {
         try DiskStorage<String>(in: folder, clock: clock).store("old", forKey: "k")
         let locked = Locked(true)
         let storage = try DiskStorage<String>(in: folder, clock: clock)
-        storage.openFailure.withLock { $0 = { _ in locked.withLock { $0 } ? EPERM : nil } }
+        storage.hooks.withLock { $0.openFailure = { _ in locked.withLock { $0 } ? EPERM : nil } }
         #expect(storage.value(forKey: "k") == nil)
         try storage.store("new", forKey: "k")
         // When

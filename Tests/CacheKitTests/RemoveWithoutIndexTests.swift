@@ -18,12 +18,12 @@ struct RemoveWithoutIndexTests {
         // Given an entry on disk, and a new storage that cannot list its folder (out of descriptors)
         try DiskStorage<String>(in: folder, clock: clock).store("old", forKey: "k")
         let storage = try DiskStorage<String>(in: folder, clock: clock)
-        storage.listingFails.withLock { $0 = true }
+        storage.hooks.withLock { $0.listingFails = true }
         // When the key is removed
         try storage.removeValue(forKey: "k")
         // Then the file is gone, and once the folder can be listed the value does not come back
         #expect(!FileManager.default.fileExists(atPath: storage.fileURL(forKey: "k").path))
-        storage.listingFails.withLock { $0 = false }
+        storage.hooks.withLock { $0.listingFails = false }
         #expect(storage.value(forKey: "k") == nil)
     }
 
@@ -31,14 +31,14 @@ struct RemoveWithoutIndexTests {
         // Given an entry on disk, and a new storage that cannot list its folder (out of descriptors)
         try DiskStorage<String>(in: folder, clock: clock).store("old", forKey: "k")
         let storage = try DiskStorage<String>(in: folder, clock: clock)
-        storage.listingFails.withLock { $0 = true }
+        storage.hooks.withLock { $0.listingFails = true }
         // When everything is removed
         let thrown = #expect(throws: CacheError.self) { try storage.removeAll() }
         // Then it says so, naming the folder, and the entry it could not reach is still served once the
         // folder can be listed: a remove removes or throws
         #expect(thrown?.operation == .removeAll)
         #expect(thrown?.path == storage.directoryURL.path)
-        storage.listingFails.withLock { $0 = false }
+        storage.hooks.withLock { $0.listingFails = false }
         #expect(storage.value(forKey: "k") == "old")
         #expect(storage.count == 1)
     }
@@ -48,11 +48,11 @@ struct RemoveWithoutIndexTests {
         // between writing its file and renaming it
         try await DiskStorage<String>(in: folder, clock: clock).store("old", forKey: "k")
         let storage = try DiskStorage<String>(in: folder, clock: clock)
-        storage.listingFails.withLock { $0 = true }
+        storage.hooks.withLock { $0.listingFails = true }
         let release = DispatchSemaphore(value: 0)
         let held = Locked(false)
-        storage.beforeRename.withLock {
-            $0 = { _ in
+        storage.hooks.withLock {
+            $0.beforeRename = { _ in
                 held.withLock { $0 = true }
                 release.wait()
             }
@@ -64,7 +64,7 @@ struct RemoveWithoutIndexTests {
         release.signal()
         try await store.value
         // Then the store's value is the key's, once the folder can be listed
-        storage.listingFails.withLock { $0 = false }
+        storage.hooks.withLock { $0.listingFails = false }
         #expect(storage.value(forKey: "k") == "new")
     }
 
@@ -72,12 +72,12 @@ struct RemoveWithoutIndexTests {
         // Given a storage with its index built, that then cannot list its folder
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         try storage.store("v", forKey: "k")
-        storage.listingFails.withLock { $0 = true }
+        storage.hooks.withLock { $0.listingFails = true }
         // When everything is removed
         try storage.removeAll()
         // Then every entry is gone: the index lists every file the storage has
         #expect(!FileManager.default.fileExists(atPath: storage.fileURL(forKey: "k").path))
-        storage.listingFails.withLock { $0 = false }
+        storage.hooks.withLock { $0.listingFails = false }
         #expect(storage.value(forKey: "k") == nil)
     }
 
@@ -86,7 +86,7 @@ struct RemoveWithoutIndexTests {
         let storage = try DiskStorage<String>(in: folder, clock: clock)
         let path = storage.fileURL(forKey: "k").path
         try Data("not a cache entry".utf8).write(to: URL(fileURLWithPath: path))
-        storage.listingFails.withLock { $0 = true }
+        storage.hooks.withLock { $0.listingFails = true }
         // When
         try storage.removeValue(forKey: "k")
         // Then
