@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The next element of `stream`, or nil if none arrives within `seconds`: a bounded wait, so a broken
 /// delivery fails the test instead of hanging the run.
@@ -37,17 +38,4 @@ private final class IteratorBox<Element: Sendable>: @unchecked Sendable {
     func next() async -> Element? {
         await iterator.next()
     }
-}
-
-/// Yields and naps until `condition` holds, for at most about `seconds`; returns whether it held.
-@discardableResult
-func eventually(
-    isolation: isolated (any Actor)? = #isolation, within seconds: Double = 5, _ condition: () -> Bool
-) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return true
 }

@@ -89,59 +89,19 @@ private func runBoxOfficeBlocking(
         errors: String(decoding: errorData, as: UTF8.self))
 }
 
-/// A Python fixture server on 127.0.0.1 that prints its port and exits when its stdin closes.
-final class FixtureServer: @unchecked Sendable {
-    /// Starts `script` off the cooperative pool.
+extension FixtureServer {
+    /// Starts the fixture `script` off the cooperative pool.
     static func start(script: String, arguments: [String]) async throws -> FixtureServer {
-        try await offThePool { try FixtureServer(script: script, arguments: arguments) }
-    }
-
-    // @unchecked Sendable: every property is set once in `init`; `process` and `input` are kept only so
-    // the server and its stdin pipe live as long as this object.
-    let baseURL: URL
-    private let process: Process
-    private let input: Pipe
-
-    init(script: String, arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["python3", ProjectPaths.fixtures.appendingPathComponent(script).path] + arguments
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
+        try await offThePool {
+            try FixtureServer(
+                script: ProjectPaths.fixtures.appendingPathComponent(script), arguments: arguments)
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self)),
-            let url = URL(string: "http://127.0.0.1:\(port)")
-        else { throw FixtureError(message: "\(script) did not print its port; is python3 installed?") }
-        baseURL = url
-        self.process = process
-        self.input = input
-    }
-
-    deinit {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
     }
 }
 
 struct FixtureError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
-}
-
-/// A fresh folder, removed when released.
-final class TemporaryFolder: Sendable {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "BoxOfficeCLITests-\(UUID().uuidString)")
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// One request the demo server received.

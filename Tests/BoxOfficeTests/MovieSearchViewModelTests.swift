@@ -91,12 +91,6 @@ struct StubSearch: MovieSearchRepository {
     }
 }
 
-/// Waits until `observable` holds a value for which `condition` is true.
-@MainActor
-func eventually<Value: Sendable>(_ observable: Observable<Value>, _ condition: (Value) -> Bool) async {
-    while !condition(observable.value) { await Task.yield() }
-}
-
 @MainActor
 @Suite("MovieSearchViewModel", .timeLimit(.minutes(1)))
 struct MovieSearchViewModelTests {
@@ -118,7 +112,7 @@ struct MovieSearchViewModelTests {
         clock.advance(by: .milliseconds(1))
         await repository.waitUntilSearched(1)
         repository.release("서울 탈")
-        await eventually(viewModel.state) { $0.query == "서울 탈" }
+        #expect(await eventually { viewModel.state.value.query == "서울 탈" })
         // Then exactly one search ran, for what was typed last
         #expect(repository.searched == ["서울 탈"])
         #expect(viewModel.state.value.movies.map(\.title) == ["film for 서울 탈"])
@@ -138,7 +132,7 @@ struct MovieSearchViewModelTests {
         clock.advance(by: .milliseconds(250))
         await repository.waitUntilSearched(2)
         repository.release("new")
-        await eventually(viewModel.state) { $0.query == "new" }
+        #expect(await eventually { viewModel.state.value.query == "new" })
         repository.release("old")
         await repository.waitUntilReturned("old")
         for _ in 0..<1_000 { await Task.yield() }
@@ -174,7 +168,7 @@ struct MovieSearchViewModelTests {
         clock.advance(by: .milliseconds(250))
         await repository.waitUntilSearched(1)
         repository.release("a")
-        await eventually(viewModel.state) { $0.query == "a" }
+        #expect(await eventually { viewModel.state.value.query == "a" })
         // When another key is typed
         viewModel.type("b")
         // Then the old results stay, marked as not answering the query
@@ -191,7 +185,7 @@ struct MovieSearchViewModelTests {
         clock.advance(by: .milliseconds(250))
         await repository.waitUntilSearched(1)
         repository.release("seoul")
-        await eventually(viewModel.state) { $0.query == "seoul" }
+        #expect(await eventually { viewModel.state.value.query == "seoul" })
         // When a key is typed and erased, and a trailing space typed, before the pause ends
         viewModel.type("q")
         clock.advance(by: .milliseconds(100))
@@ -213,12 +207,12 @@ struct MovieSearchViewModelTests {
         clock.advance(by: .milliseconds(250))
         await repository.waitUntilSearched(1)
         repository.release("a")
-        await eventually(viewModel.state) { $0.query == "a" }
+        #expect(await eventually { viewModel.state.value.query == "a" })
         // When the query is erased to spaces
         viewModel.deleteBackward()
         viewModel.query.value = "   "
         clock.advance(by: .milliseconds(250))
-        await eventually(viewModel.state) { $0 == .idle }
+        #expect(await eventually { viewModel.state.value == .idle })
         // Then no second search ran
         #expect(repository.searched == ["a"])
     }
@@ -247,7 +241,7 @@ struct MovieSearchViewModelTests {
         clock.advance(by: .milliseconds(250))
         await repository.waitUntilSearched(1)
         repository.release("x")
-        await eventually(viewModel.state) { $0.query == "x" }
+        #expect(await eventually { viewModel.state.value.query == "x" })
         // Then
         #expect(viewModel.state.value == .failed(query: "x", message: "the network is down"))
     }

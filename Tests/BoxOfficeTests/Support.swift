@@ -1,6 +1,7 @@
 import BoxOffice
 import Foundation
 import NetworkLayer
+import TestSupport
 
 /// `../shared/fixtures/real/` beside the project, when present (CI and developer machines have it).
 enum RealFixtures {
@@ -32,11 +33,4 @@ struct MissingDemoData: Error {}
 
 func day(_ text: String) -> Day {
     (try? Day(dashed: text)) ?? { fatalError("bad test date \(text)") }()
-}
-
-/// A fresh folder, removed when released.
-final class TemporaryFolder: Sendable {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "BoxOfficeTests-\(UUID().uuidString)")
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

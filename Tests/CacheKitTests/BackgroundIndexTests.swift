@@ -27,16 +27,6 @@ final class HeldIndexBuild: Sendable {
     func install() { release.signal() }
 }
 
-/// Waits until `condition` holds; `false` after 10 seconds, so a broken rule fails instead of hanging.
-func eventually(_ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        if ContinuousClock.now > deadline { return false }
-        await Task.yield()
-    }
-    return true
-}
-
 /// Waits until `condition` holds; records an issue naming `what` after 10 seconds instead of hanging.
 func waitFor(_ what: String, _ condition: () -> Bool) async {
     if await !eventually(condition) { Issue.record("waited 10 s for \(what)") }
@@ -53,7 +43,7 @@ struct BackgroundIndexTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     /// A folder holding `count` entries `k0`…, written by an earlier storage.

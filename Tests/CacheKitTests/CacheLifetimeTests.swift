@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CacheKit
@@ -9,7 +10,7 @@ struct CacheLifetimeTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     func makeCache() throws -> (Cache<String>, MemoryStorage<String, String>, DiskStorage<String>) {

@@ -12,7 +12,7 @@ struct CacheOrderingTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     func makeCache() throws -> (Cache<String>, MemoryStorage<String, String>, DiskStorage<String>) {

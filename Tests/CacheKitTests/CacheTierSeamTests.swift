@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CacheKit
@@ -73,7 +74,7 @@ struct CacheTierSeamTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     @Test func aSharedTierBehindDiskIsAskedLastAndItsHitMovesForward() async throws {

@@ -114,7 +114,7 @@ struct DeinitReentrancyTests {
 
     @Test func theCacheNeverCallsItsClockWhileHoldingTheInFlightLoads() async throws {
         // Given a cache whose clock asks the cache how many loads are in flight
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryFolder.create("CacheKitTests")
         let cacheBox = Recorder<Cache<String>>()
         let clock = CacheClock {
             _ = cacheBox.values.first?.loadsInFlight

@@ -54,7 +54,7 @@ struct DiskConcurrencyTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     @Test func aHitOnAnotherKeyIsNotHeldUpByAStoreInProgress() throws {

@@ -11,7 +11,7 @@ struct DiskFolderTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     // MARK: - A folder of one's own
@@ -171,7 +171,7 @@ struct LockedReadTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     /// A storage holding "k", indexed while unlocked; reads fail with EPERM while `locked` is true.

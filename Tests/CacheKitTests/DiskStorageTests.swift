@@ -10,7 +10,7 @@ struct DiskStorageTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     @Test func aStoredValueIsReadBack() throws {

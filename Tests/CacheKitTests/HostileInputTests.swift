@@ -19,7 +19,7 @@ struct HostileInputTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     // MARK: - Configuration
@@ -159,7 +159,7 @@ struct HostileInputTests {
 
     @Test func aSymlinkUnderAnEntrysNameIsNotFollowed() throws {
         // Given a valid entry written elsewhere, and a symbolic link to it under the key's name
-        let elsewhere = try TemporaryFolder()
+        let elsewhere = try TemporaryFolder.create("CacheKitTests")
         let source = try DiskStorage<String>(in: elsewhere, clock: clock)
         try source.store("from elsewhere", forKey: "k")
         let storage = try DiskStorage<String>(in: folder, clock: clock)

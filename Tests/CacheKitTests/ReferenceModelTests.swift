@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CacheKit
@@ -155,7 +156,7 @@ final class ModelRun: @unchecked Sendable {
     var seenEvents = 0
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
         (memory, disk, cache) = try Self.open(folder: folder, clock: clock, events: events)
     }
 

@@ -11,7 +11,7 @@ struct RemoveWithoutIndexTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     @Test func aRemoveDeletesTheFileEvenWhenTheIndexCannotBeBuilt() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CacheKit
@@ -10,7 +11,7 @@ struct RenewalTests {
     let folder: TemporaryFolder
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     /// Stores with `expiration`, reads at +50 s with `extending`, and says whether the entry is alive at +150 s.

@@ -10,7 +10,7 @@ struct SharedLoadCancellationTests {
     let clock = ManualClock()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
     }
 
     func makeCache() throws -> Cache<String> {

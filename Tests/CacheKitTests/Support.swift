@@ -1,25 +1,6 @@
 import CacheKit
 import Foundation
-
-/// A fresh folder under the system's temporary directory, removed when the value is released.
-final class TemporaryFolder: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("CacheKitTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// Every file name in the folder, hidden ones included.
-    var fileNames: [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-    }
-}
+import TestSupport
 
 /// A clock the test moves by hand.
 final class ManualClock: @unchecked Sendable {

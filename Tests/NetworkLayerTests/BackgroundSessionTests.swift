@@ -16,15 +16,14 @@ final class BackgroundSessionTests: Sendable {
     let server: TestServer
     let group: EndpointGroup
     let folder: URL
+    /// Removes the folder, and what the tests left in it, when the suite's instance is released.
+    private let temporary: TemporaryFolder
 
     init() async throws {
         server = try await TestServer.shared.value
         group = EndpointGroup(baseURL: server.baseURL)
-        folder = try newTemporaryFolder("background")
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+        temporary = try TemporaryFolder.create("background")
+        folder = temporary.url
     }
 
     /// A provider whose session runs as a background session's (`identifier`'s, a new one by default),

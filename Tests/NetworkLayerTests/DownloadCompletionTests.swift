@@ -15,11 +15,14 @@ struct DownloadCompletionTests {
     let server: TestServer
     let group: EndpointGroup
     let folder: URL
+    /// Removes the folder, and what the tests left in it, when the suite's instance is released.
+    private let temporary: TemporaryFolder
 
     init() async throws {
         server = try await TestServer.shared.value
         group = EndpointGroup(baseURL: server.baseURL)
-        folder = try newTemporaryFolder("complete")
+        temporary = try TemporaryFolder.create("complete")
+        folder = temporary.url
     }
 
     /// A 50,000-byte download whose first answer stalls after its last byte, with a 500 ms idle timeout.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NetworkLayer
@@ -12,10 +13,13 @@ import Testing
 @Suite("A download's partial file")
 struct DownloadFileTests {
     let folder: URL
+    /// Removes the folder, and what the tests left in it, when the suite's instance is released.
+    private let temporary: TemporaryFolder
     let destination: URL
 
     init() throws {
-        folder = try newTemporaryFolder("part")
+        temporary = try TemporaryFolder.create("part")
+        folder = temporary.url
         destination = folder.appendingPathComponent("body.bin")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NetworkLayer
@@ -12,11 +13,14 @@ import Testing
 @Suite("A download's partial file, in windows")
 struct DownloadFileWindowTests {
     let folder: URL
+    /// Removes the folder, and what the tests left in it, when the suite's instance is released.
+    private let temporary: TemporaryFolder
     let destination: URL
     let request: URLRequest
 
     init() throws {
-        folder = try newTemporaryFolder("window")
+        temporary = try TemporaryFolder.create("window")
+        folder = temporary.url
         destination = folder.appendingPathComponent("body.bin")
         request = URLRequest(url: destination)
     }

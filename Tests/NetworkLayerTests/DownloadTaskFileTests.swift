@@ -13,13 +13,12 @@ import Testing
 @Suite("A download task's file, resume data and answers")
 final class DownloadTaskFileTests: Sendable {
     let folder: URL
+    /// Removes the folder, and what the tests left in it, when the suite's instance is released.
+    private let temporary: TemporaryFolder
 
     init() throws {
-        folder = try newTemporaryFolder("download-task-file")
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+        temporary = try TemporaryFolder.create("download-task-file")
+        folder = temporary.url
     }
 
     func leftovers() throws -> [String] {

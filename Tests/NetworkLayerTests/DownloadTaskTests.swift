@@ -15,15 +15,14 @@ final class DownloadTaskTests: Sendable {
     let server: TestServer
     let group: EndpointGroup
     let folder: URL
+    /// Removes the folder, and what the tests left in it, when the suite's instance is released.
+    private let temporary: TemporaryFolder
 
     init() async throws {
         server = try await TestServer.shared.value
         group = EndpointGroup(baseURL: server.baseURL)
-        folder = try newTemporaryFolder("download-tasks")
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+        temporary = try TemporaryFolder.create("download-tasks")
+        folder = temporary.url
     }
 
     /// The files FoundationNetworking's temporary folder holds now.

@@ -14,11 +14,14 @@ struct DownloadTests {
     let server: TestServer
     let group: EndpointGroup
     let folder: URL
+    /// Removes the folder, and what the tests left in it, when the suite's instance is released.
+    private let temporary: TemporaryFolder
 
     init() async throws {
         server = try await TestServer.shared.value
         group = EndpointGroup(baseURL: server.baseURL)
-        folder = try newTemporaryFolder("downloads")
+        temporary = try TemporaryFolder.create("downloads")
+        folder = temporary.url
     }
 
     func provider(_ middlewares: [any NetworkMiddleware] = []) -> NetworkProvider {

@@ -15,11 +15,14 @@ struct DownloadWindowTests {
     let server: TestServer
     let group: EndpointGroup
     let folder: URL
+    /// Removes the folder, and what the tests left in it, when the suite's instance is released.
+    private let temporary: TemporaryFolder
 
     init() async throws {
         server = try await TestServer.shared.value
         group = EndpointGroup(baseURL: server.baseURL)
-        folder = try newTemporaryFolder("windows")
+        temporary = try TemporaryFolder.create("windows")
+        folder = temporary.url
     }
 
     /// A download of `bytes` bytes (byte i is i % 251) with an id of its own, and that id.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NetworkLayer
@@ -7,11 +8,14 @@ import Testing
 @Suite("Putting a finished download in its destination's place")
 struct FileReplacementTests {
     let folder: URL
+    /// Removes the folder, and what the tests left in it, when the suite's instance is released.
+    private let temporary: TemporaryFolder
     let finished: URL
     let destination: URL
 
     init() throws {
-        folder = try newTemporaryFolder("replace")
+        temporary = try TemporaryFolder.create("replace")
+        folder = temporary.url
         finished = folder.appendingPathComponent(".download.part")
         destination = folder.appendingPathComponent("poster.jpg")
         try Data("new".utf8).write(to: finished)

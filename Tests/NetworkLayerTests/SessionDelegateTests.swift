@@ -79,8 +79,8 @@ struct SessionDelegateTests {
 
     @Test func aDownloadsChallengeIsAnsweredByTheSessionsDelegate() async throws {
         let delegate = BasicAuthDelegate()
-        let folder = try newTemporaryFolder("SessionDelegate")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder.create("SessionDelegate")
+        let folder = temporary.url
         let destination = folder.appendingPathComponent("user.json")
         // When
         _ = try await provider(delegate: delegate).download(authenticated(), to: destination)
@@ -100,8 +100,8 @@ struct SessionDelegateTests {
         let provider = NetworkProvider(
             session: URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil),
             middlewares: [], configuration: configuration, seams: seams)
-        let folder = try newTemporaryFolder("SessionDelegate")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try TemporaryFolder.create("SessionDelegate")
+        let folder = scratch.url
         let destination = folder.appendingPathComponent("user.json")
         let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: temporary.path))
@@ -210,8 +210,8 @@ struct SessionDelegateTests {
         configuration.httpAdditionalHeaders = ["X-Api-Key": "S3NT1NEL-KEY"]
         let provider = NetworkProvider(session: URLSession(configuration: configuration))
         let port = try #require(server.baseURL.port)
-        let folder = try newTemporaryFolder("SessionHeaders")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder.create("SessionHeaders")
+        let folder = temporary.url
         let destination = folder.appendingPathComponent("echo.json")
         // When
         _ = try await provider.download(

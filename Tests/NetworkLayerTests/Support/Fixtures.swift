@@ -53,14 +53,6 @@ func patterned(_ count: Int, period: Int) -> Data {
     return data
 }
 
-/// A new, empty folder of the test's own in the temporary directory, named `prefix-<UUID>`.
-func newTemporaryFolder(_ prefix: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "\(prefix)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
-
 /// A provider on an ephemeral `URLSession` that asks for a download in windows of `window` bytes (`nil`:
 /// in one request).
 func downloadProvider(window: Int?) -> NetworkProvider {

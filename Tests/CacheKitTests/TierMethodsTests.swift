@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CacheKit
@@ -25,13 +26,13 @@ private func readStoreAndRemoveSynchronously(_ disk: DiskStorage<String>) throws
 }
 
 @Suite("CacheKit: one vocabulary for tiers and lookups")
-struct TierVocabularyTests {
+struct TierMethodsTests {
     let folder: TemporaryFolder
     let clock = ManualClock()
     let calls = EventLog()
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder.create("CacheKitTests")
         _ = DiskQueueMark.installed
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// Promises the docs make that the first version broke: cancellation, streams of derived observables,
 /// and an atomic read-modify-write.
 @Suite("Observable: cancellation, streams and modify")
-struct DefectTests {
+struct CancellationStreamsAndModifyTests {
     @Test func aQueuedValueIsNotDeliveredAfterCancelReturns() {
         // Given a queue subscription whose queue is blocked, so a value waits in it
         let queue = DispatchQueue(label: "binding.tests.cancel")
