@@ -46,6 +46,7 @@ public final class FixtureServer: @unchecked Sendable {
 
     /// A server that did not start.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, with the script's path.
         public let description: String
     }
 }
