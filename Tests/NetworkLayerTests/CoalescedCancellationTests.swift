@@ -102,3 +102,34 @@ struct CoalescedCancellationTests {
         #expect(session.calls.values.isEmpty)
     }
 }
+
+@Suite("A whole-body call's start")
+struct WholeBodyStartTests {
+    @Test func aTaskCancelledBeforeTheStartSendsNothing() async throws {
+        // Given a start that counts its calls, guarded, and a task (a shared call's, say) cancelled
+        // before it starts the request
+        let started = Recorder<Int>()
+        let guarded = WholeBodyCalls.unlessCancelled { _, _, _ in
+            started.append(1)
+            return {}
+        }
+        let rules = AttemptRules(endpoint: "GET /", accepts: 200..<300, limit: 100)
+        let request = URLRequest(url: exampleURL)
+        let task = Task {
+            while !Task.isCancelled { await Task.yield() }
+            return await withCheckedContinuation { answer in
+                _ = guarded(request, rules) { answer.resume(returning: $0) }
+            }
+        }
+        // When
+        task.cancel()
+        let outcome = await task.value
+        // Then nothing was started, and the call ends as cancelled
+        #expect(started.values.isEmpty)
+        guard case .failure(let error as URLError) = outcome else {
+            Issue.record("expected a cancelled call, got \(outcome)")
+            return
+        }
+        #expect(error.code == .cancelled)
+    }
+}

@@ -61,12 +61,6 @@ struct AttemptRules: Sendable {
         deadline.map { min($0, timeout) } ?? timeout
     }
 
-    /// These rules accepting `statuses` instead.
-    func accepting(_ statuses: any StatusCodeSet) -> AttemptRules {
-        AttemptRules(
-            endpoint: endpoint, accepts: statuses, limit: limit, timeout: timeout, deadline: deadline)
-    }
-
     /// These rules with no size limit: a download goes to disk.
     var unlimited: AttemptRules {
         AttemptRules(endpoint: endpoint, accepts: accepts, limit: .max, timeout: timeout, deadline: deadline)

@@ -69,7 +69,12 @@ final class BodyCollector: TransferSink, Sendable {
         let next = state.withLock { state -> Next in
             guard !state.isClosed else { return .kept }
             // A refused status's body is cut, not refused: the status is what the caller needs.
-            if state.refused != nil { return state.refused?.append(data) == true ? .full : .kept }
+            if let refused = state.refused {
+                // Full once more arrives than fits: a body that ends exactly at the limit ends by itself.
+                let fits = refused.fits(data.count)
+                state.refused?.append(data)
+                return fits ? .kept : .full
+            }
             guard data.count > limit - state.body.count else {
                 state.body.append(data)
                 return .kept

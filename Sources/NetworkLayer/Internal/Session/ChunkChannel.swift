@@ -131,18 +131,17 @@ final class ChunkChannel: TransferSink, Sendable {
         }
     }
 
-    /// Reads the whole body, keeping at most `limit` bytes (an error body a caller may want to read).
-    func collect(limit: Int) async throws -> Data {
-        var body = Data()
+    /// Reads a refused status's body as ``RefusedBody`` keeps it, and stops the transfer once it is full.
+    func collectRefusedBody() async throws -> Data {
+        var body = RefusedBody()
         // A buffer smaller than what it keeps (a held 401's body, written at once) overflowed: what it
         // held is the body kept.
         while let chunk = try await nextUnlessOverflowed() {
-            body.append(chunk.prefix(max(0, limit - body.count)))
-            if body.count >= limit {
+            if body.append(chunk) {
                 stop(with: CancellationError())
                 break
             }
         }
-        return body
+        return body.bytes
     }
 }

@@ -28,7 +28,10 @@ final class SessionTransport: Transport {
     func data(
         _ request: URLRequest, rules: AttemptRules, record: AttemptRecord
     ) async throws -> (Data, HTTPURLResponse) {
-        try await calls.call(request, rules: rules, record: record) { [session] request, rules, finish in
+        // A caller already cancelled is told so as the session would tell it, before anything is sent.
+        try Task.checkCancellation()
+        return try await calls.call(request, rules: rules, record: record) {
+            [session] request, rules, finish in
             let work = startTask {
                 do {
                     let (data, head) = try await session.response(for: request)

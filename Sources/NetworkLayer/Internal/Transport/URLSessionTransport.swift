@@ -88,7 +88,7 @@ final class URLSessionTransport: Transport {
         record.responseStarted()
         guard rules.accepts.contains(head.statusCode) else {
             return StreamAttempt(
-                data: try await channel.collect(limit: RefusedBody.limit), head: head, body: nil)
+                data: try await channel.collectRefusedBody(), head: head, body: nil)
         }
         return StreamAttempt(data: Data(), head: head, body: StreamBody(channel: channel))
     }

@@ -27,14 +27,10 @@ struct WholeBodyCalls: Sendable {
         _ request: URLRequest, rules: AttemptRules, record: AttemptRecord, start: @escaping Start
     ) async throws -> (Data, HTTPURLResponse) {
         let timeout = rules.attemptTimeout
+        let start = Self.unlessCancelled(start)
         guard let coalescer, request.httpMethod == "GET" else {
             return try await Timeout.race(after: timeout, clock: clock, deadlines: deadlines) { finish in
-                // Runs in the caller's task: a caller already cancelled starts nothing.
-                guard !Task.isCancelled else {
-                    finish(.failure(URLError(.cancelled)))
-                    return {}
-                }
-                return start(request, rules, finish)
+                start(request, rules, finish)
             }
         }
         // A caller already cancelled sends nothing (the operation below runs in a task of its own).
@@ -46,5 +42,18 @@ struct WholeBodyCalls: Sendable {
             }
         }
         return try await Timeout.run(after: timeout, clock: clock, deadlines: deadlines, operation: send)
+    }
+
+    /// `start`, run in the task that waits (the caller's, or a shared call's) only while it is not
+    /// cancelled: a cancelled one starts nothing and finishes with `URLError(.cancelled)`, so no request
+    /// of a call nobody waits for reaches the server.
+    static func unlessCancelled(_ start: @escaping Start) -> Start {
+        { request, rules, finish in
+            guard !Task.isCancelled else {
+                finish(.failure(URLError(.cancelled)))
+                return {}
+            }
+            return start(request, rules, finish)
+        }
     }
 }
