@@ -50,7 +50,7 @@ public struct EmptyResponse: Decodable, Sendable, Equatable {
 /// endpoints of one API while each keeps its own response type:
 /// ```swift
 /// enum KobisAPI {
-///     static let group = EndpointGroup(baseURL: kobisURL, queryItems: [URLQueryItem(name: "key", value: key)])
+///     static let group = EndpointGroup(baseURL: kobisURL, credentialQueryItems: [URLQueryItem(name: "key", value: key)])
 ///     static func dailyBoxOffice(date: String) -> Endpoint<DailyBoxOfficeResponse> {
 ///         group.get("boxoffice/searchDailyBoxOfficeList.json", query: ["targetDt": date])
 ///     }
@@ -151,11 +151,6 @@ public struct Endpoint<Response: Sendable>: Sendable {
         self.idempotence = isIdempotent
         self.validate = validate
         self.decode = decode
-    }
-
-    /// The limit of a whole-body attempt: the idle timeout, or the total deadline when it is shorter.
-    var attemptTimeout: Duration {
-        deadline.map { min($0, timeout) } ?? timeout
     }
 
     /// URLSession's own timeout for a request whose provider-enforced timeout is `timeout`: one second

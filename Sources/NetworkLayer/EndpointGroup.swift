@@ -34,6 +34,13 @@ public struct EndpointGroup: Sendable {
     ///   - baseURL: The API's base URL.
     ///   - headers: Headers for every endpoint; empty by default.
     ///   - queryItems: Query items for every endpoint; empty by default.
+    ///   - credentialHeaders: Headers for every endpoint that carry credentials (an API key, a
+    ///     passphrase), added to `headers` and declared to ``Credentials`` with their values: never
+    ///     logged, recorded or sent along a redirect to another origin, whatever their names. Empty by
+    ///     default.
+    ///   - credentialQueryItems: Query items for every endpoint that carry credentials (`?key=`,
+    ///     `?serviceKey=`), added after `queryItems` and declared to ``Credentials`` with their values.
+    ///     Empty by default.
     ///   - timeout: Each attempt's timeout; 60 seconds by default.
     ///   - decoder: The JSON decoder; `JSONDecoder()` by default.
     ///   - encoder: The JSON encoder; `JSONEncoder()` by default.
@@ -42,18 +49,23 @@ public struct EndpointGroup: Sendable {
         baseURL: URL,
         headers: [String: String] = [:],
         queryItems: [URLQueryItem] = [],
+        credentialHeaders: [String: String] = [:],
+        credentialQueryItems: [URLQueryItem] = [],
         timeout: Duration = .seconds(60),
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder(),
         validate: (@Sendable (Data, HTTPURLResponse) throws -> Void)? = nil
     ) {
         self.baseURL = baseURL
-        self.headers = headers
-        self.queryItems = queryItems
+        self.headers = headers.merging(credentialHeaders) { _, credential in credential }
+        self.queryItems = queryItems + credentialQueryItems
         self.timeout = timeout
         self.decoder = decoder
         self.encoder = encoder
         self.validate = validate
+        Credentials.declare(headerNames: credentialHeaders.keys, queryNames: credentialQueryItems.map(\.name))
+        for value in credentialHeaders.values { Credentials.declareHeaderValue(value) }
+        for value in credentialQueryItems.compactMap(\.value) { Credentials.declare(value: value) }
     }
 
     /// An endpoint of this group that decodes its JSON body into `Response`.

@@ -59,6 +59,17 @@ public final class NetworkProvider: Sendable {
         /// such downloads `nil` or a window as large as the file. A background session ignores it: its
         /// downloads are download tasks.
         public var downloadWindow: Int? = runsOnFoundationNetworking ? 8 << 20 : nil
+        /// Header fields your own code sets (a middleware of yours, the session's configuration) that
+        /// carry credentials, declared to ``Credentials`` when the provider is made. Whatever their
+        /// names, they are hidden from logs, errors and recordings (by name, and by the values each
+        /// attempt carries), stripped from a redirect to another origin, and refused by a background
+        /// session unless it may send credentials. Empty by default; ``AuthorizationMiddleware`` and an
+        /// ``EndpointGroup``'s credentials declare their own.
+        public var credentialHeaders: Set<String> = []
+        /// Query items your own code sets that carry credentials, declared the same way. Empty by
+        /// default.
+        public var credentialQueryItems: Set<String> = []
+
         /// Creates a configuration.
         /// - Parameters:
         ///   - coalescesIdenticalGETs: Share one transport call between identical in-flight `GET`s;
@@ -116,6 +127,8 @@ public final class NetworkProvider: Sendable {
         self.middlewares = middlewares
         self.configuration = configuration
         self.coalescer = coalescer
+        Credentials.declare(
+            headerNames: configuration.credentialHeaders, queryNames: configuration.credentialQueryItems)
         transport =
             make?(calls)
             ?? makeTransport(for: session, configuration: configuration, seams: seams, calls: calls)

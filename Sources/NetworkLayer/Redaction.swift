@@ -2,9 +2,10 @@ import Foundation
 
 /// Hides secrets wherever NetworkLayer renders a request: log lines, error descriptions, recordings.
 ///
-/// One routine, used everywhere: a header is secret when its name looks like a credential, a query
-/// parameter when its name looks like a key, and free text (an underlying error's description, which
-/// may carry the failing URL) has both kinds of value replaced by `REDACTED`.
+/// One routine, used everywhere: a header or query parameter is secret when it was declared a credential
+/// (``Credentials``) or, as a fallback, when its name looks like one; free text (an underlying error's
+/// description, which may carry the failing URL) has both kinds of value replaced by `REDACTED`; and a
+/// declared credential's value is replaced wherever it appears.
 /// ```swift
 /// Redaction.redact(URL(string: "https://api.example.com/a?key=abc&day=1"))  // …/a?key=REDACTED&day=1
 /// Redaction.redact(["X-Api-Key": "abc", "Accept": "*/*"])                 // ["X-Api-Key": "REDACTED", …]
@@ -26,27 +27,44 @@ public enum Redaction {
     /// What a hidden value is replaced with.
     public static let placeholder = "REDACTED"
 
-    /// Whether a header field with this name carries a credential.
+    /// Whether a header field with this name carries a credential: declared one (``Credentials``), or
+    /// named like one.
     /// - Parameter name: The field's name, in any case.
-    /// - Returns: `true` for `Authorization`, `Cookie`, `X-Api-Key` and the like.
+    /// - Returns: `true` for a declared name, and for `Authorization`, `Cookie`, `X-Api-Key` and the like.
     public static func isSensitive(headerName name: String) -> Bool {
+        looksSensitive(headerName: name) || Credentials.isDeclared(headerName: name)
+    }
+
+    /// Whether a query parameter with this name carries a secret: declared one (``Credentials``), or
+    /// named like one.
+    /// - Parameter name: The parameter's name, in any case.
+    /// - Returns: `true` for a declared name, and for `key`, `serviceKey`, `access_token` and the like.
+    public static func isSensitive(queryName name: String) -> Bool {
+        looksSensitive(queryName: name) || Credentials.isDeclared(queryName: name)
+    }
+
+    /// Whether a header's name looks like a credential's: the fallback for names nobody declared.
+    static func looksSensitive(headerName name: String) -> Bool {
         let lowered = name.lowercased()
         return sensitiveHeaderFragments.contains(where: lowered.contains)
     }
 
-    /// Whether a query parameter with this name carries a secret.
-    /// - Parameter name: The parameter's name, in any case.
-    /// - Returns: `true` for `key`, `serviceKey`, `access_token` and the like.
-    public static func isSensitive(queryName name: String) -> Bool {
+    /// Whether a query parameter's name looks like a secret's: the fallback for names nobody declared.
+    static func looksSensitive(queryName name: String) -> Bool {
         let lowered = name.lowercased()
         return sensitiveQueryNames.contains(lowered)
             || sensitiveQueryFragments.contains(where: lowered.contains)
     }
 
-    /// `url` with the values of secret-looking query parameters, and any password in the URL, replaced.
+    /// `url` with the values of secret query parameters, any password in the URL, and any declared
+    /// credential's value (in its path, say) replaced.
     /// - Parameter url: The URL to show.
     /// - Returns: The URL's text, safe to log.
     public static func redact(_ url: URL?) -> String {
+        Credentials.redactValues(in: redactByName(url))
+    }
+
+    private static func redactByName(_ url: URL?) -> String {
         guard let url else { return "<no URL>" }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return redact(text: url.absoluteString)
@@ -60,24 +78,30 @@ public enum Redaction {
         return components.string ?? redact(text: url.absoluteString)
     }
 
-    /// `headers` with the values of credential-like fields replaced.
+    /// `headers` with the values of credential fields replaced, and any declared credential's value
+    /// inside another field (a `Link` header repeating the query) too.
     /// - Parameter headers: The header fields.
     /// - Returns: The fields, safe to log or record.
     public static func redact(_ headers: [String: String]) -> [String: String] {
         headers.reduce(into: [:]) { result, field in
-            result[field.key] = isSensitive(headerName: field.key) ? placeholder : field.value
+            result[field.key] =
+                isSensitive(headerName: field.key) ? placeholder : Credentials.redactValues(in: field.value)
         }
     }
 
-    /// `text` with every `name=value` whose name looks secret (as in a query string), every
-    /// `Name: value` whose name looks like a credential header (as in a dump of headers or user info),
-    /// and every password in a `scheme://user:password@host` given a hidden value.
+    /// `text` with every `name=value` whose name is secret (as in a query string), every `Name: value`
+    /// whose name is a credential header's (as in a dump of headers or user info), every password in a
+    /// `scheme://user:password@host`, and every declared credential's value given a hidden value.
     ///
     /// One pass over the text, in time linear in its length whatever it holds (a regular expression with
     /// these shapes backtracks badly on text such as `keykeykey…` with no `=`).
     /// - Parameter text: Any text: an error's description, a log line.
     /// - Returns: The text, safe to show.
     public static func redact(text: String) -> String {
+        Credentials.redactValues(in: redactByName(text: text))
+    }
+
+    private static func redactByName(text: String) -> String {
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var index = 0

@@ -20,6 +20,10 @@ import Foundation
 ///
 /// The token is asked for on every attempt, so after a refresh the next attempt carries the new one.
 /// When the provider returns `nil`, the request goes out without the header.
+///
+/// Its `field` is declared a credential (``Credentials``), and so is each value it sets: whatever the
+/// field's name (`CB-ACCESS-PASSPHRASE`), it is stripped from a redirect to another origin, refused by a
+/// background session, and hidden from logs, errors and recordings, by name and by value.
 public struct AuthorizationMiddleware: NetworkMiddleware {
     /// The hosts that receive the header, lowercased.
     public let hosts: Set<String>
@@ -46,6 +50,7 @@ public struct AuthorizationMiddleware: NetworkMiddleware {
         self.scheme = scheme
         self.field = field
         self.token = token
+        Credentials.declare(headerNames: [field])
     }
 
     /// Creates the middleware for the origin (scheme, host and port) of an endpoint group's base URL.
@@ -65,6 +70,7 @@ public struct AuthorizationMiddleware: NetworkMiddleware {
         self.scheme = scheme
         self.field = field
         self.token = token
+        Credentials.declare(headerNames: [field])
     }
 
     /// Whether a request to `url` gets the header.
@@ -83,6 +89,7 @@ public struct AuthorizationMiddleware: NetworkMiddleware {
         guard applies(to: request.url) else { return try await next(request) }
         var request = request
         if let token = try await token() {
+            Credentials.declare(value: token)
             request.setValue(scheme.isEmpty ? token : "\(scheme) \(token)", forHTTPHeaderField: field)
         }
         return try await next(request)

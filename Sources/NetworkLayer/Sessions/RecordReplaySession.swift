@@ -15,11 +15,16 @@ import Foundation
 /// ```
 ///
 /// Each exchange is one readable JSON file (method, URL, status, headers, and the body as text when it
-/// is UTF-8, base64 otherwise). Requests match by method, path and query; query parameters that look
-/// like secrets (see ``Redaction``) are ignored for matching and never written, so a recording made with
-/// an API key replays without one. Credential-like response headers (`Set-Cookie`, …) are written as
-/// `REDACTED`, and so are secrets in a text body (a key an error body echoes, a `"token"` field): a
-/// replay returns the body as written.
+/// is UTF-8, base64 otherwise). Requests match by method, path and query. A query item declared a
+/// credential (``Credentials``: an ``EndpointGroup``'s `credentialQueryItems`, say), or named exactly as
+/// API keys are (`key`, `apiKey`, `api_key`, `serviceKey`, `access_token`, `token`, `sig`, `signature`,
+/// `secret`, `client_secret`, `password`, `jwt`, `auth`, any case), is left out of the match and never
+/// written, so a recording made with an API key replays with another key or none. An undeclared one whose
+/// name merely contains a secret's (`keyword`, `monkey`) is matched by a hash of its value, never written
+/// either, so `?keyword=apple` and `?keyword=banana` are two recordings. Credential response headers (`Set-Cookie`, a declared one, …) are written as
+/// `REDACTED`, and so are secrets in a body (a key an error body echoes, a `"token"` field, a declared
+/// credential's value in a `Link` header or anywhere else), whatever the body's text encoding: a replay
+/// returns the body as written.
 public final class RecordReplaySession: NetworkSessionType {
     /// Where answers come from.
     public enum Mode: Sendable {
@@ -103,7 +108,8 @@ public final class RecordReplaySession: NetworkSessionType {
         let exchange = Exchange(
             method: request.httpMethod ?? "GET", url: Redaction.redact(request.url),
             status: response.statusCode,
-            headers: Redaction.redact(response.headerFields), body: data)
+            headers: Redaction.redact(response.headerFields), body: data,
+            isText: Self.isText(response.value(forHTTPHeaderField: "Content-Type")))
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let encoder = JSONEncoder()
@@ -117,17 +123,38 @@ public final class RecordReplaySession: NetworkSessionType {
 
     // MARK: - Matching
 
-    /// Method, path and the query without secret-looking parameters, sorted.
+    /// Method, path and the query, sorted: without declared credentials, and with the value of an
+    /// undeclared secret-looking parameter as a hash.
     static func matchingKey(for request: URLRequest) -> String {
         let method = request.httpMethod ?? "GET"
         guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return method }
         let query = (components.percentEncodedQueryItems ?? [])
-            .filter { item in
-                !Redaction.isSensitive(queryName: item.name)
+            .filter {
+                !Credentials.isDeclared(queryName: $0.name) && !keyNames.contains($0.name.lowercased())
             }
-            .map { "\($0.name)=\($0.value ?? "")" }.sorted().joined(separator: "&")
+            .map { item in
+                let value = item.value ?? ""
+                let secret =
+                    Redaction.isSensitive(queryName: item.name)
+                    || Credentials.redactValues(in: value) != value
+                return "\(item.name)=" + (secret ? "#" + shortHash(value) : value)
+            }
+            .sorted().joined(separator: "&")
         return "\(method) \(components.percentEncodedPath)" + (query.isEmpty ? "" : "?\(query)")
+    }
+
+    /// Query item names left out of a match though nobody declared them: the names API keys go by.
+    static let keyNames: Set<String> = [
+        "key", "apikey", "api_key", "api-key", "servicekey", "access_token", "token", "sig", "signature",
+        "secret", "client_secret", "password", "jwt", "auth",
+    ]
+
+    /// Whether a body of this content type is text (whatever its charset), to be redacted as text.
+    static func isText(_ contentType: String?) -> Bool {
+        guard let type = contentType?.lowercased() else { return false }
+        return ["text/", "json", "xml", "html", "javascript", "x-www-form-urlencoded"].contains(
+            where: type.contains)
     }
 
     private static func shortHash(_ string: String) -> String {
@@ -174,7 +201,11 @@ struct Exchange: Codable {
     /// The body in base64 when it is not.
     var bodyBase64: String?
 
-    init(method: String, url: String, status: Int, headers: [String: String], body: Data) {
+    /// - Parameter isText: Whether the body is text in some charset: one that is not UTF-8 (EUC-KR,
+    ///   Latin-1) is redacted byte for byte as Latin-1, which keeps every byte it does not hide.
+    init(
+        method: String, url: String, status: Int, headers: [String: String], body: Data, isText: Bool = false
+    ) {
         self.method = method
         self.url = url
         self.status = status
@@ -183,7 +214,13 @@ struct Exchange: Codable {
             // A key the server echoes (an error body repeating the request's URL) is not written either.
             self.body = Redaction.redact(text: text)
         } else {
-            self.bodyBase64 = body.base64EncodedString()
+            var bytes = Credentials.redactValues(in: body)
+            if isText, let text = String(data: bytes, encoding: .isoLatin1),
+                let redacted = Redaction.redact(text: text).data(using: .isoLatin1)
+            {
+                bytes = redacted
+            }
+            self.bodyBase64 = bytes.base64EncodedString()
         }
     }
 

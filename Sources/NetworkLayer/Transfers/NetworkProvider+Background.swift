@@ -93,6 +93,9 @@ extension NetworkProvider {
         configuration: Configuration, seams: Seams = Seams(),
         background: BackgroundTasks?, sendsCredentialHeaders: Bool = false
     ) {
+        // Declared before the session is made: its configuration's declared headers move onto requests.
+        Credentials.declare(
+            headerNames: configuration.credentialHeaders, queryNames: configuration.credentialQueryItems)
         let copy = sessionConfiguration.copy() as? URLSessionConfiguration ?? sessionConfiguration
         let transfers =
             background.map {

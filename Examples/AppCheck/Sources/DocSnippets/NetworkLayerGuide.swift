@@ -9,7 +9,7 @@ import NetworkLayer
 enum KobisAPI {
     static let group = EndpointGroup(
         baseURL: URL(string: "https://www.kobis.or.kr/kobisopenapi/webservice/rest")!,
-        queryItems: [URLQueryItem(name: "key", value: kobisKey)],
+        credentialQueryItems: [URLQueryItem(name: "key", value: kobisKey)],
         validate: KobisFault.check)                       // errors KOBIS sends with HTTP 200
 
     static func dailyBoxOffice(date: String) -> Endpoint<DailyBoxOfficeResponse> {
@@ -147,4 +147,14 @@ final class NetworkLayerGuideBackground {  //-
             completionHandler()
         }
     }  //-
+}  //-
+
+func networkLayerGuideCredentials(passphrase: String, apiKey: String) {  //-
+  let exchange = EndpointGroup(
+      baseURL: URL(string: "https://api.exchange.example")!,
+      credentialHeaders: ["CB-ACCESS-PASSPHRASE": passphrase],
+      credentialQueryItems: [URLQueryItem(name: "key", value: apiKey)])
+  var configuration = NetworkProvider.Configuration()
+  configuration.credentialHeaders = ["X-Desk-Signature"]  // set by a middleware of yours
+    _ = (exchange, configuration)  //-
 }  //-

@@ -69,6 +69,8 @@ extension NetworkProvider {
     func exchange(
         _ request: URLRequest, context: RequestContext, transport: @escaping TransportCall
     ) async throws -> (Data, HTTPURLResponse) {
+        // Values the endpoint itself carries in declared credentials are hidden from the first log line on.
+        Credentials.learnValues(from: request)
         let chain = middlewares.reversed().reduce(instrumented(transport, context: context)) {
             next, middleware in
             { request in try await middleware.intercept(request, context: context, next: next) }
@@ -85,6 +87,8 @@ extension NetworkProvider {
         _ transport: @escaping TransportCall, context: RequestContext
     ) -> NetworkMiddleware.Next {
         { [configuration] request in
+            // What the attempt carries in declared credentials is hidden wherever it is written later.
+            Credentials.learnValues(from: request)
             let log = context.metrics
             let metrics = log.begin(bytesSent: Int64(request.httpBody?.count ?? 0))
             if let onEvent = configuration.onEvent {

@@ -24,7 +24,7 @@ public struct KobisAPI: Sendable {
     ///   - timeout: Each attempt's timeout; 15 seconds by default.
     public init(baseURL: URL = KobisAPI.defaultBaseURL, key: String, timeout: Duration = .seconds(15)) {
         group = EndpointGroup(
-            baseURL: baseURL, queryItems: [URLQueryItem(name: "key", value: key)], timeout: timeout,
+            baseURL: baseURL, credentialQueryItems: [URLQueryItem(name: "key", value: key)], timeout: timeout,
             validate: { data, response in try KobisError.check(data, response) })
     }
 
