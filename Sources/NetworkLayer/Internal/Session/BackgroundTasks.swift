@@ -169,7 +169,9 @@ final class BackgroundTasks: Sendable {
     // MARK: - The system's handler
 
     /// Keeps a handler the system gave the app for this session's events, and calls it once they have
-    /// all been delivered; at once when they were before it came.
+    /// all been delivered; when they were before it came, once the events still queued are delivered,
+    /// whatever tasks ended meanwhile (the batch it was given for may be the one already delivered, and
+    /// a handler waiting for a batch that never comes would never be called).
     func handleEvents(_ handler: @escaping @Sendable () -> Void) {
         let now = events.withLock { events -> Bool in
             guard events.finishedWithoutHandler else {
@@ -187,11 +189,6 @@ final class BackgroundTasks: Sendable {
         } else {
             handlerQueue.async(execute: handler)
         }
-    }
-
-    /// A task of the session ended: a mark left by earlier events no handler came for is stale now.
-    func taskEnded() {
-        events.withLock { $0.finishedWithoutHandler = false }
     }
 
     /// URLSession delivered every event the system held for the session: every handler kept is called.

@@ -266,7 +266,6 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        background?.taskEnded()
         guard let handler = handlers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
             background?.completed(task, error: error)
             return
