@@ -452,27 +452,33 @@ final class BackgroundSessionTests: Sendable {
         #expect(keylessEcho.headers["x-api-key"] == nil)
     }
 
-    @Test func aDownloadIsInPlaceBeforeTheMiddlewaresSeeItsAnswer() async throws {
-        // Given a middleware that looks for the file as soon as the transport answers
-        struct LooksForTheFile: NetworkMiddleware {
+    @Test func aDownloadIsStagedBesideItsDestinationBeforeTheMiddlewaresSeeItsAnswer() async throws {
+        // Given a middleware that looks at the destination's folder as soon as the transport answers
+        struct LooksAtTheFolder: NetworkMiddleware {
             let destination: URL
-            let found: Recorder<Bool>
+            let seen: Recorder<[String]>
             func intercept(
                 _ request: URLRequest, context: RequestContext, next: Next
             ) async throws -> (Data, HTTPURLResponse) {
                 let answer = try await next(request)
-                found.append(FileManager.default.fileExists(atPath: destination.path))
+                let folder = destination.deletingLastPathComponent().path
+                seen.append((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
                 return answer
             }
         }
         let destination = folder.appendingPathComponent("placed.bin")
-        let found = Recorder<Bool>()
+        let seen = Recorder<[String]>()
         let (endpoint, _) = ranged(bytes: 10_000)
         // When
-        _ = try await provider(middlewares: [LooksForTheFile(destination: destination, found: found)])
+        _ = try await provider(middlewares: [LooksAtTheFolder(destination: destination, seen: seen)])
             .download(endpoint, to: destination)
-        // Then it was there already: the system may suspend the app before the caller runs again
-        #expect(found.values == [true])
+        // Then the file was already out of URLSession's folder (the system may suspend the app before the
+        // caller runs again), staged beside the destination, which it replaced only once accepted
+        let names = try #require(seen.values.first)
+        #expect(names.count == 1)
+        #expect(names.first != "placed.bin")
+        #expect(names.first?.hasPrefix(".") == true)
+        #expect(try Data(contentsOf: destination).count == 10_000)
     }
 
     @Test func anOrphanedDownloadWhoseFolderIsGoneIsReportedAsAFileError() async throws {

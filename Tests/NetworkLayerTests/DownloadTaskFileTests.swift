@@ -136,18 +136,38 @@ final class DownloadTaskFileTests: Sendable {
         #expect(try leftovers() == ["moved.bin"])
     }
 
-    @Test func aBackgroundSessionsFileIsPutInPlaceAsItIsHandedOver() throws {
-        // Given a download on a background session, whose app may be suspended once its events are in
+    @Test func aBackgroundSessionsFileIsStagedBesideItsDestinationAsItIsHandedOver() throws {
+        // Given a download on a background session, whose app may be suspended once its events are in,
+        // to a destination holding a good file
         let destination = folder.appendingPathComponent("placed.bin")
-        let file = DownloadTaskFile(destination: destination, placesAtOnce: true)
+        try Data("good".utf8).write(to: destination)
+        let file = DownloadTaskFile(destination: destination, stagesAtOnce: true)
         let location = folder.appendingPathComponent("urlsession-file.tmp")
         try Data("body".utf8).write(to: location)
         // When the delegate keeps it
         try file.adopt(location)
-        // Then it is at the destination already, and the caller's move only reports its size
+        // Then it waits beside the destination, out of URLSession's folder, and the good file stays until
+        // the caller accepts the answer
+        #expect(try Data(contentsOf: destination) == Data("good".utf8))
+        #expect(try leftovers().count == 2)
+        #expect(try file.move(to: destination) == 4)
         #expect(try Data(contentsOf: destination) == Data("body".utf8))
         #expect(try leftovers() == ["placed.bin"])
-        #expect(try file.move(to: destination) == 4)
+    }
+
+    @Test func aStagedFileOfARejectedAnswerIsRemovedAndTheGoodFileKept() throws {
+        // Given a staged file
+        let destination = folder.appendingPathComponent("placed.bin")
+        try Data("good".utf8).write(to: destination)
+        let file = DownloadTaskFile(destination: destination, stagesAtOnce: true)
+        let location = folder.appendingPathComponent("urlsession-file.tmp")
+        try Data("rejected".utf8).write(to: location)
+        try file.adopt(location)
+        // When the answer is rejected
+        file.discard()
+        // Then
+        #expect(try Data(contentsOf: destination) == Data("good".utf8))
+        #expect(try leftovers() == ["placed.bin"])
     }
 
     @Test func aFileHandedOverIsRenamedInItsOwnFolderUntilTheCallerMovesIt() throws {

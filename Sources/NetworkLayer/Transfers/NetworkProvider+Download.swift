@@ -16,8 +16,9 @@ extension NetworkProvider {
     /// request URLSession saved with its resume data, not the one the middlewares make for that attempt.
     /// The endpoint's `deadline` ends such a download without resuming it. On a background session
     /// (``init(sessionConfiguration:delegate:delegateQueue:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``)
-    /// the deadline is ignored, and the file is put in place as soon as URLSession hands it over, before
-    /// the middlewares and the status check see the answer.
+    /// the deadline is ignored, and the file is staged beside `destination` as soon as URLSession hands it
+    /// over (the app may be suspended before the caller runs again); it replaces the file at
+    /// `destination` only once the status check and the middlewares accepted the answer.
     ///
     /// Otherwise the body is written to a hidden file beside `destination` as it arrives.
     /// On Linux (or with a ``Configuration/downloadWindow`` set), a `GET` through a `URLSession` is

@@ -12,9 +12,11 @@ import Foundation
 /// once, in its own folder (a rename, however large the file). Only the caller's task then moves it
 /// beside the destination (a copy when that is on another volume) and into place, so the delegate queue
 /// every request of the provider shares never waits for a copy. On a background session the delegate
-/// puts it in place itself (``placesAtOnce``): the system may suspend the app as soon as the session's
-/// events are delivered, before the caller's task runs, and a file left in URLSession's folder would be
-/// lost if the app were then terminated.
+/// stages it beside the destination itself (``stagesAtOnce``): the system may suspend the app as soon as
+/// the session's events are delivered, before the caller's task runs, and a file left in URLSession's
+/// folder would be lost if the app were then terminated. Staged, it replaces the destination only once
+/// the caller's status check and middlewares accepted the answer; a rejected one is removed, and the
+/// file at the destination stays.
 final class DownloadTaskFile: Sendable {
     private struct State: Sendable {
         var resumeData: Data?
@@ -26,21 +28,21 @@ final class DownloadTaskFile: Sendable {
         var kept: (url: URL, identity: FileCalls.Identity, size: Int64)?
         /// The download is over without a file: a file handed over now is removed.
         var isDiscarded = false
-        /// The size of the file put in place at once.
-        var placed: Int64?
+        /// The file staged beside the destination at once (``partURL``), by device and inode, and its size.
+        var staged: (identity: FileCalls.Identity, size: Int64)?
     }
 
     /// A hidden file beside the destination, unique to this download, moved into place at the end.
     let partURL: URL
     private let destination: URL
-    /// Whether a file handed over is put in place at once, on the delegate's queue.
-    private let placesAtOnce: Bool
+    /// Whether a file handed over is staged beside the destination at once, on the delegate's queue.
+    private let stagesAtOnce: Bool
     private let state = Locked(State())
 
-    init(destination: URL, placesAtOnce: Bool = false) {
+    init(destination: URL, stagesAtOnce: Bool = false) {
         partURL = FileCalls.partURL(beside: destination)
         self.destination = destination
-        self.placesAtOnce = placesAtOnce
+        self.stagesAtOnce = stagesAtOnce
     }
 
     /// The strong validator of the answer the resume data continues, if any.
@@ -144,38 +146,67 @@ final class DownloadTaskFile: Sendable {
             FileCalls.remove(renamed, ifStill: identity)
             return
         }
-        if placesAtOnce {
-            let size = try move(to: destination)
-            state.withLock { $0.placed = size }
-        }
+        if stagesAtOnce { try stage() }
     }
 
-    /// Moves the kept file beside the destination (copied when that is on another volume), then puts it
-    /// in the destination's place in one step, replacing what is there. Returns its size.
-    func move(to destination: URL) throws -> Int64 {
-        let (kept, placed) = state.withLock { state in
-            defer { (state.kept, state.placed) = (nil, nil) }
-            return (state.kept, state.placed)
+    /// Moves the kept file beside the destination (copied when that is on another volume): the staged
+    /// file a later ``move(to:)`` puts in place.
+    private func stage() throws {
+        let kept = state.withLock { state in
+            defer { state.kept = nil }
+            return state.kept
         }
-        if let placed { return placed }
         guard let kept, FileCalls.isStill(kept.url, kept.identity) else {
             throw NetworkError.file(POSIXError(.ENOENT))
         }
         do {
             try FileManager.default.moveItem(at: kept.url, to: partURL)
-            try FileCalls.replace(destination, with: partURL)
         } catch {
             // A copy that failed part way (a full disk) leaves neither file behind.
             try? FileManager.default.removeItem(at: partURL)
             FileCalls.remove(kept.url, ifStill: kept.identity)
             throw error as? NetworkError ?? NetworkError.file(error)
         }
-        return kept.size
+        guard let (identity, size) = FileCalls.entry(at: partURL) else {
+            throw NetworkError.file(POSIXError(.ENOENT))
+        }
+        // A download given up while the file was staged keeps nothing.
+        let keeps = state.withLock { state in
+            guard !state.isDiscarded else { return false }
+            state.staged = (identity, size)
+            return true
+        }
+        if !keeps { FileCalls.remove(partURL, ifStill: identity) }
     }
 
-    /// Ends the download without a file: removes the kept file, and any a finishing task hands over later.
+    /// Puts the staged file (staging the kept one first) in the destination's place in one step,
+    /// replacing what is there. Returns its size.
+    func move(to destination: URL) throws -> Int64 {
+        if state.withLock({ $0.staged == nil }) { try stage() }
+        let staged = state.withLock { state in
+            defer { state.staged = nil }
+            return state.staged
+        }
+        guard let staged, FileCalls.isStill(partURL, staged.identity) else {
+            throw NetworkError.file(POSIXError(.ENOENT))
+        }
+        do {
+            try FileCalls.replace(destination, with: partURL)
+        } catch {
+            FileCalls.remove(partURL, ifStill: staged.identity)
+            throw error as? NetworkError ?? NetworkError.file(error)
+        }
+        return staged.size
+    }
+
+    /// Ends the download without a file: removes the kept or staged file, and any a finishing task hands
+    /// over later. The file at the destination stays.
     func discard() {
-        state.withLock { $0.isDiscarded = true }
+        let staged = state.withLock { state in
+            defer { (state.isDiscarded, state.staged) = (true, nil) }
+            return state.staged
+        }
+        if let staged { FileCalls.remove(partURL, ifStill: staged.identity) }
         removeKept()
     }
 

@@ -36,7 +36,7 @@ final class TaskDownload: DownloadStrategy {
                 atPath: destination.deletingLastPathComponent().path, isDirectory: &isFolder),
             isFolder.boolValue
         else { throw NetworkError.file(POSIXError(.ENOENT)) }
-        file = DownloadTaskFile(destination: destination, placesAtOnce: transfers.isBackground)
+        file = DownloadTaskFile(destination: destination, stagesAtOnce: transfers.isBackground)
         self.destination = destination
         self.transfers = transfers
         self.rules = rules
