@@ -53,11 +53,13 @@ extension Redaction {
     static func redact(body: String, contentType: String) -> String {
         let type = contentType.lowercased()
         if type.hasPrefix("application/x-www-form-urlencoded") {
-            return body.split(separator: "&", omittingEmptySubsequences: false).map { field in
-                let name = field.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            // Split on scalars, not characters: a prepended mark (U+0601) before `&` would join it into
+            // one grapheme, and the field after it, a password, would pass as part of the one before.
+            return body.unicodeScalars.split(separator: "&", omittingEmptySubsequences: false).map { field in
+                let name = String(
+                    field.split(separator: "=", maxSplits: 1).first ?? Substring.UnicodeScalarView())
                 let decoded = name.removingPercentEncoding ?? name
-                return isSensitive(fieldName: decoded)
-                    ? "\(name)=\(placeholder)" : String(field)
+                return isSensitive(fieldName: decoded) ? "\(name)=\(placeholder)" : String(field)
             }.joined(separator: "&")
         }
         if type.contains("json"), let data = body.data(using: .utf8),

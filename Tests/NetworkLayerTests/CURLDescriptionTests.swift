@@ -52,6 +52,20 @@ struct CURLDescriptionTests {
                 "--data-raw 'grant_type=password&client_secret=REDACTED&password=REDACTED&user=kim'"))
     }
 
+    @Test func aFormFieldAfterAPrependedMarkIsStillHidden() {
+        // Given a form whose field before the password ends in U+0601, a mark that joins the next
+        // character (the `&`) into one grapheme (found by TransferParsingFuzzer)
+        var request = URLRequest(url: URL(string: "https://example.com/token")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data("note=x\u{0601}&password=hunter22".utf8)
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        // When
+        let command = Redaction.cURL(request)
+        // Then
+        #expect(!command.contains("hunter22"))
+        #expect(command.contains("password=REDACTED"))
+    }
+
     @Test func singleQuotesInAValueAreEscapedForTheShell() {
         var request = URLRequest(url: URL(string: "https://example.com/")!)
         request.setValue("it's", forHTTPHeaderField: "X-Note")
