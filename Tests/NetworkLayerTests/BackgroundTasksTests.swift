@@ -298,4 +298,34 @@ struct BackgroundTasksTests {
         // come
         #expect(await eventually { calls.values == [1] })
     }
+
+    @Test func aSceneWaitingForTheEventsResumesOnceTheyAreDelivered() async throws {
+        // Given a provider on a background session, and a scene's background task waiting for its events
+        let identifier = UUID().uuidString
+        let background = BackgroundTasks(
+            identifier: identifier, report: { _ in }, handlerQueue: DispatchQueue(label: "handler"))
+        let provider = NetworkProvider(
+            sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: .init(),
+            background: background)
+        let done = Recorder<Bool>()
+        let scene = Task {
+            done.append(await provider.deliverBackgroundEvents(forSession: identifier))
+        }
+        #expect(await eventually { background.waitingHandlers == 1 })
+        #expect(done.values.isEmpty)
+        // When the session has delivered them
+        background.eventsFinished()
+        await scene.value
+        // Then the task returned, saying the session was the provider's
+        #expect(done.values == [true])
+    }
+
+    @Test func aSceneAskingForAnotherSessionIsAnsweredAtOnce() async {
+        // Given
+        let provider = NetworkProvider(
+            sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: .init(),
+            background: BackgroundTasks(identifier: "downloads", report: { _ in }))
+        // When, Then
+        #expect(await provider.deliverBackgroundEvents(forSession: "uploads") == false)
+    }
 }

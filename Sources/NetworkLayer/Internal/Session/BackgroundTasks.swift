@@ -191,6 +191,9 @@ final class BackgroundTasks: Sendable {
         }
     }
 
+    /// How many handlers wait for the session's events (for tests).
+    var waitingHandlers: Int { events.withLock { $0.handlers.count } }
+
     /// URLSession delivered every event the system held for the session: every handler kept is called.
     func eventsFinished() {
         let handlers = events.withLock { events -> [@Sendable () -> Void] in
