@@ -158,3 +158,9 @@ func networkLayerGuideCredentials(passphrase: String, apiKey: String) {  //-
   configuration.credentialHeaders = ["X-Desk-Signature"]  // set by a middleware of yours
     _ = (exchange, configuration)  //-
 }  //-
+
+func networkLayerGuideRunningTransfers(downloads: NetworkProvider) async {  //-
+  for transfer in await downloads.runningTransfers() where transfer.endpoint == "GET trailer" {
+      transfer.cancel()
+  }
+}  //-

@@ -23,6 +23,8 @@ final class SessionTransport: Transport {
 
     var background: BackgroundTasks? { nil }
 
+    func runningTransfers() async -> [RunningTransfer] { [] }
+
     func invalidate() {}
 
     func data(

@@ -43,6 +43,9 @@ protocol Transport: Sendable {
     /// The background session's tasks, when the transport runs one.
     var background: BackgroundTasks? { get }
 
+    /// The background session's transfers still under way; none for any other session.
+    func runningTransfers() async -> [RunningTransfer]
+
     /// Lets running transfers finish and releases what the transport made.
     func invalidate()
 }

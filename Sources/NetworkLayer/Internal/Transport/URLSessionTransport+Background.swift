@@ -4,8 +4,16 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What a background session's requests may carry.
+/// What a background session's requests may carry, and the transfers it runs.
 extension URLSessionTransport {
+    func runningTransfers() async -> [RunningTransfer] {
+        guard let transfers = made.withLock({ $0 }), transfers.isBackground else { return [] }
+        let tasks = await withCheckedContinuation { (answer: CheckedContinuation<[TaskHandle], Never>) in
+            transfers.session.getAllTasks { tasks in answer.resume(returning: tasks.map(TaskHandle.init)) }
+        }
+        return tasks.compactMap(RunningTransfer.init)
+    }
+
     /// `request` as a background session sends it: with this provider's configuration's credential
     /// headers it does not set itself, refused when it carries a credential header this provider may not
     /// send (a background session follows redirects itself, to any host, and no guard sees them).
