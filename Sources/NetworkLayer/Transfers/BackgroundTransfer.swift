@@ -9,7 +9,9 @@ import Foundation
 /// same session identifier received its end.
 ///
 /// A caller that is still waiting gets its answer as usual instead; this reports only what no caller
-/// can. See ``NetworkProvider/init(sessionConfiguration:delegate:delegateQueue:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
+/// can. One whose process was killed before its report was made is reported at the next launch from
+/// the session's journal: its ``body`` is then empty, and a failure other than a status, a transport
+/// or a file error is ``NetworkError/session(_:)`` with its description. See ``NetworkProvider/init(sessionConfiguration:delegate:delegateQueue:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
 public struct BackgroundTransfer: Sendable {
     /// What the transfer was.
     public enum Kind: Sendable, Equatable {

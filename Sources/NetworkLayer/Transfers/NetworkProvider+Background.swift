@@ -79,7 +79,8 @@ extension NetworkProvider {
             sessionConfiguration: sessionConfiguration, delegate: delegate, delegateQueue: delegateQueue,
             middlewares: middlewares, configuration: configuration,
             background: sessionConfiguration.identifier.map {
-                BackgroundTasks(identifier: $0, report: finishedInBackground)
+                BackgroundTasks(
+                    identifier: $0, report: finishedInBackground, journal: .standard(for: $0))
             },
             sendsCredentialHeaders: sendsCredentialHeaders)
     }

@@ -19,6 +19,8 @@ final class BackgroundTasks: Sendable {
         var body = RefusedBody()
         var failure: NetworkError?
         var moved = false
+        /// Its entry in the journal, once written.
+        var journalName: String?
     }
 
     private struct Events: Sendable {
@@ -36,22 +38,39 @@ final class BackgroundTasks: Sendable {
     /// are still queued.
     private let delegateQueue = Locked<OperationQueue?>(nil)
 
+    /// Where orphaned tasks' reports wait until they are made (``BackgroundJournal``); none by default.
+    private let journal: BackgroundJournal?
+
     /// - Parameters:
     ///   - identifier: The session's identifier.
     ///   - report: Called once per orphaned task that carries a ``Note``.
     ///   - handlerQueue: Where the system's events handler is called: the main queue, as UIKit asks.
+    ///   - journal: Where reports wait until they are made, so a process killed before one reports it
+    ///     at the next launch; none by default.
     init(
         identifier: String, report: @escaping @Sendable (BackgroundTransfer) -> Void,
-        handlerQueue: DispatchQueue = .main
+        handlerQueue: DispatchQueue = .main, journal: BackgroundJournal? = nil
     ) {
         self.identifier = identifier
         self.report = Locked(report)
         self.handlerQueue = handlerQueue
+        self.journal = journal
     }
 
-    /// The session's delegate queue, once the session exists.
+    /// The session's delegate queue, once the session exists: the reports a process killed before making
+    /// them left in the journal are made there first.
     func deliversEvents(on queue: OperationQueue) {
         delegateQueue.withLock { $0 = queue }
+        if journal != nil { queue.addOperation { [self] in reportJournaled() } }
+    }
+
+    /// Reports each transfer the journal still owes, then removes its entry.
+    private func reportJournaled() {
+        guard let journal else { return }
+        for (name, transfer) in journal.pending() {
+            report.withLock { $0 }(transfer)
+            journal.remove(name)
+        }
     }
 
     /// Where orphaned tasks report now.
@@ -103,6 +122,19 @@ final class BackgroundTasks: Sendable {
                 orphan.failure = .transport(URLError(.cannotParseResponse))
             }
         }
+        // The file is where it goes (or gone): the report is owed from now on, even if the process is
+        // killed before the task's end is delivered.
+        if let journal, let note, let destination = note.destinationURL {
+            let name = UUID().uuidString
+            journal.write(
+                BackgroundTransfer(
+                    endpoint: note.endpoint, kind: .download(destination: destination), response: head,
+                    body: Data(),
+                    error: Self.failure(
+                        of: orphan, response: head, kind: .download(destination: destination), error: nil)),
+                name: name)
+            orphan.journalName = name
+        }
         orphans.withLock { $0[task.taskIdentifier] = orphan }
     }
 
@@ -129,12 +161,16 @@ final class BackgroundTasks: Sendable {
         case (false, _): kind = .upload
         case (true, nil): return
         }
-        let report = report.withLock { $0 }
-        report(
-            BackgroundTransfer(
-                endpoint: note.endpoint, kind: kind, response: response,
-                body: kind == .upload ? orphan.body.bytes : Data(),
-                error: Self.failure(of: orphan, response: response, kind: kind, error: error)))
+        let transfer = BackgroundTransfer(
+            endpoint: note.endpoint, kind: kind, response: response,
+            body: kind == .upload ? orphan.body.bytes : Data(),
+            error: Self.failure(of: orphan, response: response, kind: kind, error: error))
+        // Written before the report and removed after it: a process killed in between reports it at the
+        // next launch.
+        let name = orphan.journalName ?? UUID().uuidString
+        journal?.write(transfer, name: name)
+        report.withLock { $0 }(transfer)
+        journal?.remove(name)
     }
 
     /// Why an orphaned task failed, or `nil` when it did not.

@@ -1,0 +1,174 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a background session's transfers that ended with no caller still owe the app: each is written
+/// here before it is reported, and removed once `finishedInBackground` returns, so one whose process was
+/// killed in between (after the system delivered the file) is reported by the provider made at the next
+/// launch.
+///
+/// It holds nothing secret: the endpoint's name and the response's URL redacted, a download's destination
+/// (relative to the home folder), the status, the response's headers redacted, and the failure's kind. An
+/// upload's response body is not kept: a replayed report's body is empty. Each entry is one small JSON
+/// file; at most ``entryLimit`` are read at a launch, each at most ``entrySizeLimit`` bytes, and one that
+/// is not a regular file or cannot be read is removed unread.
+struct BackgroundJournal: Sendable {
+    /// The most entries read at one launch: 1,000.
+    static let entryLimit = 1_000
+    /// The largest entry read: 64 KiB.
+    static let entrySizeLimit = 64 << 10
+
+    let folder: URL
+
+    /// The journal of the background session `identifier` in the app's Application Support folder
+    /// (`NetworkLayer/BackgroundTransfers/…`), or `nil` when the system names none.
+    static func standard(for identifier: String) -> BackgroundJournal? {
+        guard
+            let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)
+                .first
+        else { return nil }
+        return BackgroundJournal(
+            folder: support.appendingPathComponent("NetworkLayer/BackgroundTransfers", isDirectory: true)
+                .appendingPathComponent(folderName(for: identifier), isDirectory: true))
+    }
+
+    /// A file name for `identifier`: its safe characters (at most 64) and a hash of the whole.
+    static func folderName(for identifier: String) -> String {
+        let safe = identifier.unicodeScalars.prefix(64).map { scalar in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "._-".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in identifier.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return String(safe) + "-" + String(hash, radix: 16)
+    }
+
+    /// Writes `transfer` as the entry `name` (best effort: a journal that cannot be written leaves the
+    /// report as it was without one).
+    func write(_ transfer: BackgroundTransfer, name: String) {
+        guard let data = try? JSONEncoder().encode(Entry(transfer)) else { return }
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? data.write(to: folder.appendingPathComponent(name + ".json"), options: .atomic)
+    }
+
+    /// Removes the entry `name`.
+    func remove(_ name: String) {
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(name + ".json"))
+    }
+
+    /// The transfers still owed, oldest name first, each with the entry name to remove once reported;
+    /// entries that cannot be read are removed.
+    func pending() -> [(name: String, transfer: BackgroundTransfer)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().prefix(Self.entryLimit).compactMap { file in
+            let url = folder.appendingPathComponent(file)
+            let name = String(file.dropLast(".json".count))
+            guard let transfer = read(url) else {
+                try? FileManager.default.removeItem(at: url)
+                return nil
+            }
+            return (name, transfer)
+        }
+    }
+
+    /// The transfer an entry file holds: a regular file of at most ``entrySizeLimit`` bytes that decodes.
+    private func read(_ url: URL) -> BackgroundTransfer? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes[.size] as? NSNumber)?.intValue, size <= Self.entrySizeLimit,
+            let data = try? Data(contentsOf: url), data.count <= Self.entrySizeLimit,
+            let entry = try? JSONDecoder().decode(Entry.self, from: data)
+        else { return nil }
+        return entry.transfer
+    }
+}
+
+extension BackgroundJournal {
+    /// One transfer, as written.
+    struct Entry: Codable {
+        var endpoint: String
+        /// A download's destination, as a note keeps it; `nil` for an upload.
+        var destination: String?
+        var status: Int?
+        var url: String?
+        var headers: [String: String]
+        var failure: Failure?
+
+        init(_ transfer: BackgroundTransfer) {
+            endpoint = Redaction.redact(text: transfer.endpoint)
+            if case .download(let destination) = transfer.kind {
+                self.destination = BackgroundTasks.Note(endpoint: "", destination: destination).destination
+            }
+            status = transfer.response?.statusCode
+            url = transfer.response.map { Redaction.redact($0.url) }
+            headers = Redaction.redact(transfer.response?.headerFields ?? [:])
+            failure = transfer.error.map(Failure.init)
+        }
+
+        /// The transfer as reported: the same kind, status, headers and failure; an empty body.
+        var transfer: BackgroundTransfer? {
+            let kind: BackgroundTransfer.Kind
+            if let destination {
+                var note = BackgroundTasks.Note(endpoint: endpoint, destination: nil)
+                note.destination = destination
+                guard let url = note.destinationURL else { return nil }
+                kind = .download(destination: url)
+            } else {
+                kind = .upload
+            }
+            let response = status.flatMap { status in
+                HTTPURLResponse(
+                    url: url.flatMap(URL.init(string:)) ?? URL(fileURLWithPath: "/"), statusCode: status,
+                    httpVersion: "HTTP/1.1", headerFields: headers)
+            }
+            return BackgroundTransfer(
+                endpoint: endpoint, kind: kind, response: response, body: Data(),
+                error: failure.map { $0.error(response: response) })
+        }
+    }
+
+    /// A failure's kind and code: what a report at the next launch can say without keeping anything
+    /// secret.
+    enum Failure: Codable, Equatable {
+        case status
+        case transport(code: Int)
+        case file(posixCode: Int32?)
+        case other(description: String)
+
+        init(_ error: NetworkError) {
+            switch error {
+            case .unacceptableStatus: self = .status
+            case .transport(let failure): self = .transport(code: failure.code.rawValue)
+            case .file(let failure): self = .file(posixCode: (failure as? POSIXError)?.code.rawValue)
+            default: self = .other(description: error.description)
+            }
+        }
+
+        func error(response: HTTPURLResponse?) -> NetworkError {
+            switch self {
+            case .status:
+                return .unacceptableStatus(
+                    .init(
+                        statusCode: response?.statusCode ?? 0, headers: response?.headerFields ?? [:],
+                        body: Data(), url: response?.url))
+            case .transport(let code):
+                // Failable on Linux, not on Apple platforms: typed optional either way, with no warning.
+                let known: URLError.Code? = URLError.Code(rawValue: code)
+                return .transport(URLError(known ?? .unknown))
+            case .file(let code):
+                return .file(
+                    code.flatMap(POSIXErrorCode.init(rawValue:)).map { POSIXError($0) } ?? POSIXError(.EIO))
+            case .other(let description): return .session(JournaledFailure(description: description))
+            }
+        }
+    }
+
+    /// A failure a journal kept only the description of.
+    struct JournaledFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+}
