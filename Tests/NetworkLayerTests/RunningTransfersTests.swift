@@ -77,6 +77,27 @@ struct RunningTransfersTests {
         #expect(folder.fileNames.isEmpty)
     }
 
+    @Test func aDownloadAskedAgainToTheSameDestinationJoinsTheTaskOfTheLaunchBefore() async throws {
+        // Given a download of the launch before still running (its body comes after 1.5 s)
+        let identifier = UUID().uuidString
+        let destination = folder.url.appendingPathComponent("film.bin")
+        let group = EndpointGroup(baseURL: server.baseURL)
+        let id = UUID().uuidString
+        let endpoint: Endpoint<Data> = group.get(
+            "ranged", query: ["bytes": "200000", "delayMs": "1500", "id": id])
+        let earlier = provider(identifier: identifier)
+        let session = try #require(earlier.session as? URLSession)
+        let task = session.downloadTask(with: try endpoint.makeRequest())
+        task.taskDescription = BackgroundTasks.Note(endpoint: endpoint.name, destination: destination).encoded
+        task.resume()
+        // When the app, relaunched, asks for the same download again
+        let file = try await provider(identifier: identifier).download(endpoint, to: destination)
+        // Then it got the running task's file, and the server was asked once
+        #expect(file.byteCount == 200_000)
+        #expect(try Data(contentsOf: destination) == patterned(200_000, period: 251))
+        #expect(try await rangesAsked(id, of: group).count == 1)
+    }
+
     @Test func aProviderOnAnotherSessionHasNoRunningTransfers() async {
         // Given
         let provider = NetworkProvider(session: StubSession.json("{}"))

@@ -98,6 +98,11 @@ final class BackgroundTasks: Sendable {
         orphans.withLock { _ = $0[task.taskIdentifier, default: Orphan()].body.append(data) }
     }
 
+    /// Whether an orphaned task has begun to hand over what it received (a download's file).
+    func isFinishing(_ task: URLSessionTask) -> Bool {
+        orphans.withLock { $0[task.taskIdentifier] != nil }
+    }
+
     /// An orphaned download's file, which URLSession deletes once this returns: moved to the note's
     /// destination when the status is `2xx`, removed otherwise.
     func finished(_ task: URLSessionDownloadTask, at location: URL) {

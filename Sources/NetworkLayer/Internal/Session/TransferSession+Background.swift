@@ -28,4 +28,38 @@ extension TransferSession {
         if !isNew { session.background?.reportTo(background.currentReport) }
         return session
     }
+
+    /// Hands `handler` the running download task of this background session that a task of an earlier
+    /// launch (or one no caller waits for) runs to `destination`, if there is one, and starts watching
+    /// it: the caller joins it instead of starting a second. Checked and registered on the delegate
+    /// queue, so no event of the task is delivered in between; a task already handing its file over is
+    /// left to finish on its own. Returns whether it joined one.
+    func join(downloadTo destination: URL, handler: TransferHandler) async -> Bool {
+        guard let background else { return false }
+        let queue = session.delegateQueue
+        let wanted = destination.standardizedFileURL.path
+        let tasks = await withCheckedContinuation { (answer: CheckedContinuation<[TaskHandle], Never>) in
+            session.getAllTasks { tasks in answer.resume(returning: tasks.map(TaskHandle.init)) }
+        }
+        let candidate = tasks.first { handle in
+            guard handle.task is URLSessionDownloadTask, handle.task.state == .running,
+                let note = BackgroundTasks.Note(decoding: handle.task.taskDescription), note.validator == nil
+            else { return false }
+            return note.destinationURL?.standardizedFileURL.path == wanted
+        }
+        guard let candidate else { return false }
+        let joined = await withCheckedContinuation { (answer: CheckedContinuation<Bool, Never>) in
+            queue.addOperation { [self] in
+                guard candidate.task.state == .running, !background.isFinishing(candidate.task),
+                    registerIfFree(handler, for: candidate.task)
+                else {
+                    answer.resume(returning: false)
+                    return
+                }
+                answer.resume(returning: true)
+            }
+        }
+        if joined { handler.start(candidate.task) }
+        return joined
+    }
 }

@@ -116,6 +116,11 @@ final class TransferSession: Sendable {
         run(task, note: note, handler: handler)
     }
 
+    /// Registers `handler` for `task` unless a caller's handler already has it (see ``join(downloadTo:handler:)``).
+    func registerIfFree(_ handler: TransferHandler, for task: URLSessionTask) -> Bool {
+        delegate.registerIfFree(handler, for: task)
+    }
+
     private func run(_ task: URLSessionTask, note: BackgroundTasks.Note?, handler: TransferHandler) {
         if let note { task.taskDescription = note.encoded }
         delegate.register(handler, for: task)
@@ -209,6 +214,16 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
 
     func register(_ handler: TransferHandler, for task: URLSessionTask) {
         handlers.withLock { $0[task.taskIdentifier] = handler }
+    }
+
+    /// Registers `handler` for `task` unless a handler already has it: a caller joining a task no caller
+    /// waits for. Returns whether it did.
+    func registerIfFree(_ handler: TransferHandler, for task: URLSessionTask) -> Bool {
+        handlers.withLock { handlers in
+            guard handlers[task.taskIdentifier] == nil else { return false }
+            handlers[task.taskIdentifier] = handler
+            return true
+        }
     }
 
     private func handler(for task: URLSessionTask) -> TransferHandler? {

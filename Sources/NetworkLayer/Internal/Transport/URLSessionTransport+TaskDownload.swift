@@ -69,7 +69,13 @@ final class TaskDownload: DownloadStrategy {
             ? BackgroundTasks.Note(
                 endpoint: rules.endpoint, destination: destination,
                 validator: resumeData == nil ? nil : file.validator) : nil
-        transfers.startDownload(request, resumingFrom: resumeData, note: note, handler: handler)
+        // On a background session, a task of an earlier launch to the same destination is joined, not
+        // run twice.
+        let joined =
+            resumeData == nil ? await transfers.join(downloadTo: destination, handler: handler) : false
+        if !joined {
+            transfers.startDownload(request, resumingFrom: resumeData, note: note, handler: handler)
+        }
         return try await Self.answer(
             of: handler, sink: sink, file: file, timeout: rules.timeout, record: record)
     }
