@@ -78,20 +78,26 @@ struct RunningTransfersTests {
     }
 
     @Test func aDownloadAskedAgainToTheSameDestinationJoinsTheTaskOfTheLaunchBefore() async throws {
-        // Given a download of the launch before still running (its body comes after 1.5 s)
+        // Given a download of the launch before still running (its body waits behind a gate)
         let identifier = UUID().uuidString
         let destination = folder.url.appendingPathComponent("film.bin")
         let group = EndpointGroup(baseURL: server.baseURL)
         let id = UUID().uuidString
-        let endpoint: Endpoint<Data> = group.get(
-            "ranged", query: ["bytes": "200000", "delayMs": "1500", "id": id])
+        let endpoint: Endpoint<Data> = group.get("ranged", query: ["bytes": "200000", "gate": id, "id": id])
         let earlier = provider(identifier: identifier)
         let session = try #require(earlier.session as? URLSession)
         let task = session.downloadTask(with: try endpoint.makeRequest())
         task.taskDescription = BackgroundTasks.Note(endpoint: endpoint.name, destination: destination).encoded
         task.resume()
-        // When the app, relaunched, asks for the same download again
-        let file = try await provider(identifier: identifier).download(endpoint, to: destination)
+        // When the app, relaunched, asks for the same download again, and the body comes once a caller
+        // waits for a task
+        let relaunched = provider(identifier: identifier)
+        let download = Task { try await relaunched.download(endpoint, to: destination) }
+        let transfers = try #require((relaunched.transport as? URLSessionTransport)?.made.withLock { $0 })
+        #expect(await eventually { transfers.handledTaskCount == 1 })
+        let opened: Endpoint<Data> = group.get("open", query: ["gate": id])
+        _ = try await downloadProvider(window: nil).send(opened)
+        let file = try await download.value
         // Then it got the running task's file, and the server was asked once
         #expect(file.byteCount == 200_000)
         #expect(try Data(contentsOf: destination) == patterned(200_000, period: 251))

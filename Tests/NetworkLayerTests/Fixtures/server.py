@@ -31,8 +31,10 @@ Routes:
                                   noValidator=1 no ETag is sent; delayMs waits between head and body;
                                   after `changeAfter` requests the file changes (another ETag, byte i
                                   is (i + 1) % 251); with unknownTotal=1 a 206 says `/*`; with
+                                  gate=<name> the body waits (at most 60 s) for /open?gate=<name>; with
                                   ignoreIfRange=1 a changed file still answers a Range with a 206 of
                                   the new version
+  GET  /open?gate=                opens that gate of /ranged
   GET  /ranged-log?id=            {"ranges": the Range header of each /ranged request with that id,
                                   "" when it had none}
   POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
@@ -64,6 +66,12 @@ flaky_calls = {}
 ranged_calls = {}
 ranged_log = {}
 closed = {}
+gates = {}  # name -> threading.Event, opened by /open?gate=
+
+
+def gate(name):
+    with lock:
+        return gates.setdefault(name, threading.Event())
 lock = threading.Lock()
 
 
@@ -300,6 +308,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_body(401, b"{}", headers={"WWW-Authenticate": 'Basic realm="fixtures"'})
         elif path == "/ranged":
             self.ranged(query)
+        elif path == "/open":
+            gate(query.get("gate", "")).set()
+            self.send_json(200, {"opened": query.get("gate", "")})
         elif path == "/ranged-log":
             with lock:
                 ranges = list(ranged_log.get(query.get("id", ""), []))
@@ -418,6 +429,8 @@ def handle_ranged(handler, query, body=ranged_body, tag="v1"):
         handler.send_header(name, value)
     handler.end_headers()
     time.sleep(int(query.get("delayMs", "0")) / 1000)
+    if "gate" in query:
+        gate(query["gate"]).wait(60)
     drop_after = int(query.get("dropAfter", "-1")) if call == 1 else -1
     position, end_of_answer = first, last + 1
     while position < end_of_answer:

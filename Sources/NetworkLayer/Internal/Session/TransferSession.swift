@@ -116,6 +116,9 @@ final class TransferSession: Sendable {
         run(task, note: note, handler: handler)
     }
 
+    /// How many tasks have a caller's handler (for tests).
+    var handledTaskCount: Int { delegate.handledTaskCount }
+
     /// Registers `handler` for `task` unless a caller's handler already has it (see ``join(downloadTo:handler:)``).
     func registerIfFree(_ handler: TransferHandler, for task: URLSessionTask) -> Bool {
         delegate.registerIfFree(handler, for: task)
@@ -215,6 +218,9 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessi
     func register(_ handler: TransferHandler, for task: URLSessionTask) {
         handlers.withLock { $0[task.taskIdentifier] = handler }
     }
+
+    /// How many tasks have a handler.
+    var handledTaskCount: Int { handlers.withLock { $0.count } }
 
     /// Registers `handler` for `task` unless a handler already has it: a caller joining a task no caller
     /// waits for. Returns whether it did.
