@@ -45,6 +45,19 @@ let package = Package(
             ],
             path: "Benchmarks/NetworkLayerBenchmarks",
             plugins: benchmarkPlugins),
+        // Not a benchmark of the plugin's: one workload per run, counted by callgrind
+        // (Benchmarks/Scripts/instructions.py).
+        .executableTarget(
+            name: "InstructionCounts",
+            dependencies: [
+                .product(name: "CacheKit", package: "AppArchitectureKit"),
+                .product(name: "DIKit", package: "AppArchitectureKit"),
+                .product(name: "Binding", package: "AppArchitectureKit"),
+                .product(name: "NetworkLayer", package: "AppArchitectureKit"),
+                .product(name: "Swinject", package: "Swinject"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Benchmarks/InstructionCounts"),
     ],
     swiftLanguageModes: [.v6]
 )

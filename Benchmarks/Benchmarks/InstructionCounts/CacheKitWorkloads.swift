@@ -1,0 +1,46 @@
+import CacheKit
+import Foundation
+
+// CacheKit's memory tier beside a lock-guarded Dictionary and NSCache, at three sizes.
+
+final class Box: @unchecked Sendable {
+    // @unchecked Sendable: immutable after init.
+    let value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+func cacheKitWorkloads() -> [Workload] {
+    [1_000, 100_000, 1_000_000].flatMap { size -> [Workload] in
+        let keys = scatteredKeys(count: 4_096, within: size)
+        return [
+            Workload(name: "memory-hit-\(size)-cachekit") {
+                let storage = MemoryStorage<Int, Box>(configuration: .init(sweepInterval: nil))
+                for key in 0..<size { storage.store(Box(key), forKey: key) }
+                return { count in
+                    for index in 0..<count { blackHole(storage.value(forKey: keys[index & 4_095])) }
+                }
+            },
+            Workload(name: "memory-hit-\(size)-dictionary") {
+                let lock = NSLock()
+                var dictionary: [Int: Box] = [:]
+                for key in 0..<size { dictionary[key] = Box(key) }
+                return { count in
+                    for index in 0..<count {
+                        lock.lock()
+                        let value = dictionary[keys[index & 4_095]]
+                        lock.unlock()
+                        blackHole(value)
+                    }
+                }
+            },
+            Workload(name: "memory-hit-\(size)-nscache") {
+                let cache = NSCache<NSNumber, Box>()
+                for key in 0..<size { cache.setObject(Box(key), forKey: NSNumber(value: key)) }
+                let numbers = keys.map { NSNumber(value: $0) }
+                return { count in
+                    for index in 0..<count { blackHole(cache.object(forKey: numbers[index & 4_095])) }
+                }
+            },
+        ]
+    }
+}

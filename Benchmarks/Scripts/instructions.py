@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Instructions per operation of every CPU-bound workload, beside its peer's, counted by callgrind.
+
+    python3 Benchmarks/Scripts/instructions.py            # the table for Docs/Performance.md
+    python3 Benchmarks/Scripts/instructions.py --smoke    # CI: every workload once, small counts
+
+`valgrind --tool=callgrind` counts the instructions a process executes, not seconds: the same binary
+and input give the same total whatever else the machine is doing. Each workload (the InstructionCounts
+executable of this package) runs once; callgrind counts only the instructions executed while its
+`measuredOperations` function runs (`--toggle-collect`), so setup and process start are left out, and
+the total divided by the operations is the cost of one. That toggle follows one thread: a workload whose
+operations hop to other threads (an `async` request) runs twice instead, with two operation counts, and
+the difference of the totals divided by the difference of the counts is the cost of one (its setup is
+the same in both runs). Kernel time (system calls' own work) is not counted: such rows stay wall-clock.
+"""
+
+import argparse
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent
+
+# (row, ours, peer, goal: ("at most", x) means ours/peer <= x; ("at least", x) means peer/ours >= x)
+ROWS = [
+    ("Memory hit, 1,000 entries, vs a locked Dictionary", "memory-hit-1000-cachekit",
+     "memory-hit-1000-dictionary", ("at most", 1.5)),
+    ("Memory hit, 1,000 entries, vs NSCache", "memory-hit-1000-cachekit", "memory-hit-1000-nscache",
+     ("at least", 4.0)),
+    ("Memory hit, 100,000 entries, vs a locked Dictionary", "memory-hit-100000-cachekit",
+     "memory-hit-100000-dictionary", ("at most", 1.5)),
+    ("Memory hit, 100,000 entries, vs NSCache", "memory-hit-100000-cachekit", "memory-hit-100000-nscache",
+     ("at least", 4.0)),
+    ("Memory hit, 1,000,000 entries, vs a locked Dictionary", "memory-hit-1000000-cachekit",
+     "memory-hit-1000000-dictionary", ("at most", 1.5)),
+    ("Memory hit, 1,000,000 entries, vs NSCache", "memory-hit-1000000-cachekit",
+     "memory-hit-1000000-nscache", ("at least", 4.0)),
+    ("DIKit resolve singleton, vs Swinject", "resolve-singleton-dikit", "resolve-singleton-swinject",
+     ("at least", 20.0)),
+    ("DIKit resolve transient, vs Swinject", "resolve-transient-dikit", "resolve-transient-swinject",
+     ("at least", 10.0)),
+    ("Observable set, 1 subscriber, vs OpenCombine send", "set-1-subscriber-binding",
+     "set-1-subscriber-opencombine", ("at most", 0.5)),
+    ("combineLatest of 2, vs OpenCombine", "combinelatest-2-binding", "combinelatest-2-opencombine",
+     ("at most", 1.0)),
+    ("A request over a stub session, vs the decode alone", "request-over-stub-networklayer",
+     "request-over-stub-decode-only", None),
+]
+
+COUNTS = {"full": 20_000, "smoke": 10}
+# Requests hop threads: two runs, fewer operations (a request costs far more than a hit).
+REQUEST_COUNTS = {"full": (200, 2_000), "smoke": (2, 4)}
+
+
+def build() -> pathlib.Path:
+    subprocess.run(
+        ["swift", "build", "-c", "release", "--package-path", str(PACKAGE), "--product", "InstructionCounts"],
+        check=True, stdout=sys.stderr)
+    folder = subprocess.run(
+        ["swift", "build", "-c", "release", "--package-path", str(PACKAGE), "--show-bin-path"],
+        check=True, capture_output=True, text=True).stdout.strip()
+    # valgrind gives up on a Swift binary's debug info ("Possibly corrupted debuginfo file"); it runs a
+    # copy without it (Docs/Performance.md).
+    stripped = pathlib.Path(folder) / "InstructionCounts-stripped"
+    subprocess.run(["strip", "-g", "-o", str(stripped), str(pathlib.Path(folder) / "InstructionCounts")],
+                   check=True)
+    return stripped
+
+
+def instructions(binary: pathlib.Path, workload: str, count: int, toggle: bool) -> int:
+    """The instructions one run of `workload` executes (inside `measuredOperations` when `toggle`), as
+    callgrind counts them."""
+    toggles = ["--toggle-collect=*measuredOperations*"] if toggle else []
+    with tempfile.TemporaryDirectory() as folder:
+        result = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out", *toggles, str(binary),
+             workload, str(count)],
+            capture_output=True, text=True, timeout=1_800)
+    if result.returncode != 0:
+        sys.exit(f"{workload} {count} failed ({result.returncode}):\n{result.stderr[-2000:]}")
+    match = re.search(r"Collected\s*:\s*(\d+)", result.stderr)
+    if not match:
+        sys.exit(f"callgrind reported no total for {workload}:\n{result.stderr[-2000:]}")
+    return int(match.group(1))
+
+
+def per_operation(binary: pathlib.Path, workload: str, mode: str) -> float:
+    if workload.startswith("request-"):
+        low, high = REQUEST_COUNTS[mode]
+        difference = instructions(binary, workload, high, False) - instructions(binary, workload, low, False)
+        return difference / (high - low)
+    count = COUNTS[mode]
+    total = instructions(binary, workload, count, True)
+    if total <= 0:
+        sys.exit(f"callgrind counted nothing inside measuredOperations for {workload}")
+    return total / count
+
+
+def judge(ours: float, peer: float, goal) -> tuple[str, str]:
+    if goal is None:
+        return f"{ours - peer:,.0f} instructions of its own", "-"
+    kind, bound = goal
+    if kind == "at most":
+        ratio = ours / peer
+        return f"{ratio:.2f}x (goal ≤ {bound}x)", "met" if ratio <= bound else "**missed**"
+    ratio = peer / ours
+    return f"{ratio:.1f}x fewer (goal ≥ {bound}x)", "met" if ratio >= bound else "**missed**"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="every workload once, small counts (CI)")
+    mode = "smoke" if parser.parse_args().smoke else "full"
+    binary = build()
+    cost: dict[str, float] = {}
+    for _, ours, peer, _ in ROWS:
+        for workload in (ours, peer):
+            if workload not in cost:
+                cost[workload] = per_operation(binary, workload, mode)
+                print(f"{workload}: {cost[workload]:,.1f} instructions/op", file=sys.stderr)
+    print("| operation | ours (instructions/op) | peer (instructions/op) | ratio | |")
+    print("|---|---|---|---|---|")
+    for row, ours, peer, goal in ROWS:
+        ratio, verdict = judge(cost[ours], cost[peer], goal)
+        print(f"| {row} | {cost[ours]:,.0f} | {cost[peer]:,.0f} | {ratio} | {verdict} |")
+
+
+if __name__ == "__main__":
+    main()
