@@ -59,7 +59,8 @@ extension Redaction {
                 let name = String(
                     field.split(separator: "=", maxSplits: 1).first ?? Substring.UnicodeScalarView())
                 let decoded = name.removingPercentEncoding ?? name
-                return isSensitive(fieldName: decoded) ? "\(name)=\(placeholder)" : String(field)
+                return isSensitive(fieldName: decoded)
+                    ? "\(name)=\(placeholder)" : Credentials.redactValues(in: String(field))
             }.joined(separator: "&")
         }
         if type.contains("json"), let data = body.data(using: .utf8),
@@ -70,9 +71,10 @@ extension Redaction {
             // Re-serialized (keys sorted) only when something was hidden; otherwise the body as sent.
             guard hidden,
                 let text = try? JSONSerialization.data(
-                    withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed])
+                    withJSONObject: redacted,
+                    options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
             else { return hidden ? placeholder : redact(text: body) }
-            return String(decoding: text, as: UTF8.self)
+            return Credentials.redactValues(in: String(decoding: text, as: UTF8.self))
         }
         return redact(text: body)
     }

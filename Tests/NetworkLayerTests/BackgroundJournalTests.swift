@@ -109,9 +109,9 @@ struct BackgroundJournalTests {
     }
 
     @Test func anEntryKeepsNoSecret() throws {
-        // Given a report whose answer set a cookie and echoed a declared key in its URL
+        // Given a report whose answer set a cookie and echoed a key nobody declared in this process yet (a
+        // relaunch in the background), in its URL and a header
         let key = "JOURNAL-\(UUID().uuidString.prefix(8))"
-        Credentials.declare(value: key)
         let head = try #require(
             HTTPURLResponse(
                 url: URL(string: "https://api.example/upload?key=\(key)")!, statusCode: 200,

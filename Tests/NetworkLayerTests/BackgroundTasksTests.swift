@@ -320,6 +320,22 @@ struct BackgroundTasksTests {
         #expect(done.values == [true])
     }
 
+    @Test func aSceneWhoseTimeRunsOutStopsWaiting() async throws {
+        // Given a scene's background task waiting for events that do not come
+        let identifier = UUID().uuidString
+        let background = BackgroundTasks(
+            identifier: identifier, report: { _ in }, handlerQueue: DispatchQueue(label: "handler"))
+        let provider = NetworkProvider(
+            sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: .init(),
+            background: background)
+        let scene = Task { await provider.deliverBackgroundEvents(forSession: identifier) }
+        #expect(await eventually { background.waitingHandlers == 1 })
+        // When the system cancels it, its background time spent
+        scene.cancel()
+        // Then it returns
+        #expect(await scene.value)
+    }
+
     @Test func aSceneAskingForAnotherSessionIsAnsweredAtOnce() async {
         // Given
         let provider = NetworkProvider(

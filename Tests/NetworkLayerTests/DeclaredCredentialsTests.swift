@@ -215,19 +215,72 @@ struct DeclaredCredentialsTests {
         }
     }
 
-    @Test func theStoreKeepsOnlyTheNewestValues() {
-        // Given a store of its own with one value, then as many newer ones as a store keeps, the first
-        // of them declared again
+    @Test func theStoreKeepsTheNewestLearnedValuesWithoutPushingOutDeclaredOnes() {
+        // Given a store of its own with a declared value, one learned value, and then as many newer learned
+        // ones as a store keeps, the first learned one seen again among them
         let store = CredentialStore()
-        let (oldest, renewed) = (Self.secret(), Self.secret())
-        store.declare(value: oldest)
-        store.declare(value: renewed)
-        for _ in 0..<(Credentials.valueLimit - 2) { store.declare(value: Self.secret()) }
-        store.declare(value: renewed)
-        store.declare(value: Self.secret())
-        // When, Then the oldest is no longer searched for; the one seen again is
+        let (declared, oldest, renewed) = (Self.secret(), Self.secret(), Self.secret())
+        store.declare(value: declared)
+        store.declare(value: oldest, pinned: false)
+        store.declare(value: renewed, pinned: false)
+        for _ in 0..<(Credentials.valueLimit - 2) { store.declare(value: Self.secret(), pinned: false) }
+        store.declare(value: renewed, pinned: false)
+        store.declare(value: Self.secret(), pinned: false)
+        // When, Then the oldest learned value is no longer searched for; the declared one and the one seen
+        // again are
         #expect(store.redactValues(in: oldest) == oldest)
         #expect(store.redactValues(in: renewed) == "REDACTED")
+        #expect(store.redactValues(in: declared) == "REDACTED")
+    }
+
+    @Test func aValueIsFoundPercentEncodedInEitherCaseFormEncodedAndJSONEscaped() {
+        // Given a declared value with a space, a plus and a slash
+        let store = CredentialStore()
+        store.declare(value: "pa ss+wo/rd-1")
+        // When, Then every form a server may echo it in is hidden
+        for form in ["pa%20ss%2Bwo%2Frd-1", "pa%20ss%2bwo%2frd-1", "pa+ss%2Bwo%2Frd-1", "pa ss+wo\\/rd-1"] {
+            #expect(store.redactValues(in: "echo: \(form)") == "echo: REDACTED", "\(form)")
+        }
+    }
+
+    @Test(arguments: [
+        ("key", true), ("apiKey", true), ("access_key", true), ("serviceKey", true),
+        ("X-Amz-Signature", true),
+        ("session_id", true), ("api_token", true), ("appkey", true), ("pwd", true), ("keyword", false),
+        ("secretary", false), ("tokenizer", false), ("page", false),
+    ])
+    func aRecordingLeavesOutANameThatEndsWithASecretsWordButNotOneThatOnlyBeginsWithIt(
+        name: String, leftOut: Bool
+    ) {
+        #expect(RecordReplaySession.namesACredential(name) == leftOut)
+    }
+
+    @Test func aDeclaredValueInThePathIsNotInTheRecordingsFileName() throws {
+        // Given a bot token in the path, declared
+        let token = Self.secret()
+        Credentials.declare(value: token)
+        let request = URLRequest(url: try #require(URL(string: "https://api.example.com/bot\(token)/getMe")))
+        // When
+        let name = RecordReplaySession(directory: URL(fileURLWithPath: "/nonexistent"), mode: .replay)
+            .fileURL(for: request).lastPathComponent
+        // Then
+        #expect(!name.contains(token))
+    }
+
+    @Test func aCURLCommandHidesADeclaredValueInAFormAndInJSON() throws {
+        // Given a declared value sent in fields whose names look innocent
+        let value = Self.secret()
+        Credentials.declare(value: value)
+        var form = URLRequest(url: try #require(URL(string: "https://example.com/a")))
+        form.httpMethod = "POST"
+        form.httpBody = Data("note=\(value)".utf8)
+        form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        var json = form
+        json.httpBody = Data(#"{"password":"x","note":"\#(value)"}"#.utf8)
+        json.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        // When, Then
+        #expect(!Redaction.cURL(form).contains(value))
+        #expect(!Redaction.cURL(json).contains(value))
     }
 }
 

@@ -78,7 +78,7 @@ final class Lock: @unchecked Sendable {
 @usableFromInline
 final class Locked<State> {
     @usableFromInline let lock = Lock()
-    // Unchecked: the lock already makes every access exclusive; the dynamic check cost about 100
+    // Unchecked: the lock already makes every access exclusive; the dynamic check cost about 120
     // instructions a lock (callgrind, Docs/Performance.md).
     @exclusivity(unchecked) @usableFromInline var state: State
 

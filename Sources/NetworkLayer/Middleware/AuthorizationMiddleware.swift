@@ -89,7 +89,7 @@ public struct AuthorizationMiddleware: NetworkMiddleware {
         guard applies(to: request.url) else { return try await next(request) }
         var request = request
         if let token = try await token() {
-            Credentials.declare(value: token)
+            Credentials.learn(value: token)
             request.setValue(scheme.isEmpty ? token : "\(scheme) \(token)", forHTTPHeaderField: field)
         }
         return try await next(request)

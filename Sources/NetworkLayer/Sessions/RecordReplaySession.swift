@@ -16,12 +16,13 @@ import Foundation
 ///
 /// Each exchange is one readable JSON file (method, URL, status, headers, and the body as text when it
 /// is UTF-8, base64 otherwise). Requests match by method, path and query. A query item declared a
-/// credential (``Credentials``: an ``EndpointGroup``'s `credentialQueryItems`, say), or named exactly as
-/// API keys are (`key`, `apiKey`, `api_key`, `serviceKey`, `access_token`, `token`, `sig`, `signature`,
-/// `secret`, `client_secret`, `password`, `jwt`, `auth`, any case), is left out of the match and never
-/// written, so a recording made with an API key replays with another key or none. An undeclared one whose
-/// name merely contains a secret's (`keyword`, `monkey`) is matched by a hash of its value, never written
-/// either, so `?keyword=apple` and `?keyword=banana` are two recordings. Credential response headers (`Set-Cookie`, a declared one, …) are written as
+/// credential (``Credentials``: an ``EndpointGroup``'s `credentialQueryItems`, say), one named as a
+/// credential (``Redaction``'s names, or a word of its fragments ending the name or a part of it: `key`,
+/// `apiKey`, `access_key`, `serviceKey`, `X-Amz-Signature`, `session_id`), and one whose value holds a
+/// declared credential's are left out of the match and never written, so a recording made with an API
+/// key replays with another key or none. One whose name only begins with such a word (`keyword`,
+/// `secretary`) is matched by a hash of its value, never written either, so `?keyword=apple` and
+/// `?keyword=banana` are two recordings. A declared credential's value in the path is hidden too. Credential response headers (`Set-Cookie`, a declared one, …) are written as
 /// `REDACTED`, and so are secrets in a body (a key an error body echoes, a `"token"` field, a declared
 /// credential's value in a `Link` header or anywhere else), whatever the body's text encoding: a replay
 /// returns the body as written.
@@ -123,32 +124,50 @@ public final class RecordReplaySession: NetworkSessionType {
 
     // MARK: - Matching
 
-    /// Method, path and the query, sorted: without declared credentials, and with the value of an
-    /// undeclared secret-looking parameter as a hash.
+    /// Method, path and the query, sorted: without credentials (declared, named as one, or carrying a
+    /// declared value), with the value of a parameter whose name only contains a secret's word as a hash,
+    /// and with a declared value in the path hidden.
     static func matchingKey(for request: URLRequest) -> String {
         let method = request.httpMethod ?? "GET"
         guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return method }
         let query = (components.percentEncodedQueryItems ?? [])
-            .filter {
-                !Credentials.isDeclared(queryName: $0.name) && !keyNames.contains($0.name.lowercased())
+            .filter { item in
+                !Credentials.isDeclared(queryName: item.name) && !namesACredential(item.name)
+                    && Credentials.redactValues(in: item.value ?? "") == (item.value ?? "")
             }
             .map { item in
                 let value = item.value ?? ""
-                let secret =
-                    Redaction.isSensitive(queryName: item.name)
-                    || Credentials.redactValues(in: value) != value
-                return "\(item.name)=" + (secret ? "#" + shortHash(value) : value)
+                return "\(item.name)="
+                    + (Redaction.isSensitive(queryName: item.name) ? "#" + shortHash(value) : value)
             }
             .sorted().joined(separator: "&")
-        return "\(method) \(components.percentEncodedPath)" + (query.isEmpty ? "" : "?\(query)")
+        let path = Credentials.redactValues(in: components.percentEncodedPath)
+        return "\(method) \(path)" + (query.isEmpty ? "" : "?\(query)")
     }
 
-    /// Query item names left out of a match though nobody declared them: the names API keys go by.
-    static let keyNames: Set<String> = [
-        "key", "apikey", "api_key", "api-key", "servicekey", "access_token", "token", "sig", "signature",
-        "secret", "client_secret", "password", "jwt", "auth",
-    ]
+    /// Whether a query parameter's name names a credential, though nobody declared it: one of
+    /// ``Redaction/sensitiveQueryNames``, or a name where one of ``Redaction/sensitiveQueryFragments``
+    /// ends a word (`key`, `apiKey`, `access_key`, `X-Amz-Signature`, `session_id`), not where it only
+    /// begins a longer one (`keyword`, `secretary`, `tokenizer`).
+    static func namesACredential(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if Redaction.sensitiveQueryNames.contains(lowered) { return true }
+        let original = Array(name.unicodeScalars)
+        let scalars = Array(lowered.unicodeScalars)
+        guard original.count == scalars.count else { return Redaction.isSensitive(queryName: name) }
+        for fragment in Redaction.sensitiveQueryFragments {
+            let needle = Array(fragment.unicodeScalars)
+            guard needle.count <= scalars.count else { continue }
+            for start in 0...(scalars.count - needle.count)
+            where Array(scalars[start..<start + needle.count]) == needle {
+                let end = start + needle.count
+                // The word ends with the fragment: the name's end, or anything but a lowercase letter next.
+                if end == scalars.count || !("a"..."z").contains(original[end]) { return true }
+            }
+        }
+        return false
+    }
 
     /// Whether a body of this content type is text (whatever its charset), to be redacted as text.
     static func isText(_ contentType: String?) -> Bool {

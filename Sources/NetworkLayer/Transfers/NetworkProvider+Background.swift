@@ -104,6 +104,10 @@ extension NetworkProvider {
             }
             ?? TransferSession(
                 configuration: copy, forwardingChallengesTo: delegate, on: delegateQueue, background: nil)
+        let credentials = TransferSession.split(sessionConfiguration.httpAdditionalHeaders).credentials
+        // A session made before shares nothing of this configuration: its credential values are declared
+        // here, since they are added to requests after the pipeline has seen them.
+        for value in credentials.values { Credentials.declareHeaderValue(value) }
         let policy = background.map { _ in
             BackgroundPolicy(
                 credentialHeaders: TransferSession.split(sessionConfiguration.httpAdditionalHeaders)

@@ -41,6 +41,8 @@ extension NetworkProvider {
     ///         await downloads.deliverBackgroundEvents(forSession: "com.example.app.downloads")
     ///     }
     /// ```
+    /// Cancelling the calling task (the system does when the app's background time runs out) returns at
+    /// once; the events go on being delivered.
     /// - Parameter identifier: The session the system names.
     /// - Returns: Whether the session is this provider's; `false` (at once) when it is not.
     @discardableResult
@@ -48,7 +50,13 @@ extension NetworkProvider {
         guard let background = transport.background, background.identifier == identifier else {
             return false
         }
-        await withCheckedContinuation { delivered in background.handleEvents { delivered.resume() } }
+        let wait = Race<Void>()
+        background.handleEvents { wait.finish(with: .success(())) }
+        await withTaskCancellationHandler {
+            _ = try? await withCheckedThrowingContinuation { wait.attach($0) }
+        } onCancel: {
+            wait.finish(with: .failure(CancellationError()))
+        }
         return true
     }
 }

@@ -9,8 +9,10 @@ import Foundation
 /// killed in between (after the system delivered the file) is reported by the provider made at the next
 /// launch.
 ///
-/// It holds nothing secret: the endpoint's name and the response's URL redacted, a download's destination
-/// (relative to the home folder), the status, the response's headers redacted, and the failure's kind. An
+/// It holds nothing secret, whatever the process has declared so far (a relaunch in the background may
+/// not have made its groups yet): the endpoint's name redacted, the response's URL without its query or
+/// user info, a download's destination (relative to the home folder), the status, the response's
+/// descriptive headers only (``keptHeaders``), and the failure's kind. An
 /// upload's response body is not kept: a replayed report's body is empty. Each entry is one small JSON
 /// file; at most ``entryLimit`` are read at a launch, each at most ``entrySizeLimit`` bytes, and one that
 /// is not a regular file or cannot be read is removed unread.
@@ -21,6 +23,22 @@ struct BackgroundJournal: Sendable {
     static let entrySizeLimit = 64 << 10
 
     let folder: URL
+
+    /// The response headers an entry keeps, compared without case: none that can carry a credential.
+    static let keptHeaders: Set<String> = [
+        "content-type", "content-length", "content-encoding", "etag", "last-modified", "date",
+        "cache-control",
+        "age", "expires",
+    ]
+
+    /// `url` without its query, fragment, user and password, and with declared values hidden.
+    static func bare(_ url: URL?) -> String? {
+        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return nil
+        }
+        (components.query, components.fragment, components.user, components.password) = (nil, nil, nil, nil)
+        return components.string.map(Credentials.redactValues)
+    }
 
     /// The journal of the background session `identifier` in the app's Application Support folder
     /// (`NetworkLayer/BackgroundTransfers/…`), or `nil` when the system names none.
@@ -104,8 +122,11 @@ extension BackgroundJournal {
                 self.destination = BackgroundTasks.Note(endpoint: "", destination: destination).destination
             }
             status = transfer.response?.statusCode
-            url = transfer.response.map { Redaction.redact($0.url) }
-            headers = Redaction.redact(transfer.response?.headerFields ?? [:])
+            url = BackgroundJournal.bare(transfer.response?.url)
+            headers = Redaction.redact(
+                (transfer.response?.headerFields ?? [:]).filter {
+                    BackgroundJournal.keptHeaders.contains($0.key.lowercased())
+                })
             failure = transfer.error.map(Failure.init)
         }
 
@@ -144,6 +165,7 @@ extension BackgroundJournal {
             case .unacceptableStatus: self = .status
             case .transport(let failure): self = .transport(code: failure.code.rawValue)
             case .file(let failure): self = .file(posixCode: (failure as? POSIXError)?.code.rawValue)
+            // A description is redacted as every error's is, by name and by the values declared so far.
             default: self = .other(description: error.description)
             }
         }

@@ -54,6 +54,8 @@ final class TransferSession: Sendable {
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         #endif
         let (kept, credentials) = Self.split(configuration.httpAdditionalHeaders)
+        // Added to requests after the pipeline has seen them: their values are declared here instead.
+        for value in credentials.values { Credentials.declareHeaderValue(value) }
         configuration.httpAdditionalHeaders = kept
         // A background session may serve other providers later: each adds its own credentials.
         credentialHeaders = background == nil ? credentials : [:]
