@@ -83,6 +83,32 @@ struct BackgroundJournalTests {
         #expect(journal.pending().isEmpty)
     }
 
+    @Test func aTaskWhoseEndTheSystemDeliversAfterTheReplayIsNotReportedTwice() async throws {
+        // Given the journal of a process killed after its download's file was put in place, and the task
+        // whose end the system has yet to deliver
+        let destination = folder.url.appendingPathComponent("c.bin")
+        let task = URLSession.shared.downloadTask(with: URL(fileURLWithPath: "/c.bin"))
+        task.taskDescription = BackgroundTasks.Note(endpoint: "GET c.bin", destination: destination).encoded
+        journal.write(
+            BackgroundTransfer(
+                endpoint: "GET c.bin", kind: .download(destination: destination), response: nil, body: Data(),
+                error: nil),
+            name: BackgroundJournal.name(of: task))
+        let reports = Recorder<BackgroundTransfer>()
+        let background = BackgroundTasks(identifier: "owed", report: { reports.append($0) }, journal: journal)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        // When the relaunched session replays the journal, and then the system delivers the task's end
+        background.deliversEvents(on: queue)
+        await withCheckedContinuation { done in queue.addOperation { done.resume() } }
+        background.completed(task, error: nil)
+        // Then it was reported once, with the journal's outcome, and nothing is left
+        #expect(reports.values.count == 1)
+        #expect(reports.values.first?.error == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: journal.folder.path).isEmpty)
+        task.cancel()
+    }
+
     @Test func aFailureIsOwedByItsKindAndCode() throws {
         // Given transfers that failed in three ways
         let failures: [NetworkError] = [

@@ -73,9 +73,51 @@ struct BackgroundJournal: Sendable {
         try? data.write(to: folder.appendingPathComponent(name + ".json"), options: .atomic)
     }
 
-    /// Removes the entry `name`.
+    /// Removes the entry `name`, and its mark of having been reported.
     func remove(_ name: String) {
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(name + ".json"))
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(name + ".reported"))
+    }
+
+    /// The transfer the entry `name` holds, when there is one that can be read.
+    func entry(_ name: String) -> BackgroundTransfer? {
+        read(folder.appendingPathComponent(name + ".json"))
+    }
+
+    /// Marks the entry `name` reported: its task's end, if the system delivers it after all, is not
+    /// reported again.
+    func markReported(_ name: String) {
+        try? FileManager.default.moveItem(
+            at: folder.appendingPathComponent(name + ".json"),
+            to: folder.appendingPathComponent(name + ".reported"))
+    }
+
+    /// Whether the entry `name` was reported at a launch after the one that wrote it.
+    func wasReported(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".reported").path)
+    }
+
+    /// Removes the marks of reports older than `age` whose task's end never came.
+    func removeReportedMarks(olderThan age: TimeInterval, now: Date = Date()) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasSuffix(".reported") {
+            let url = folder.appendingPathComponent(name)
+            let modified =
+                (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+            if let modified, now.timeIntervalSince(modified) > age {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
+    }
+
+    /// The entry name of `task`: its identifier, which the system keeps across launches, and a hash of
+    /// its description, so a later task given the same identifier is another entry.
+    static func name(of task: URLSessionTask) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (task.taskDescription ?? "").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return "task-\(task.taskIdentifier)-" + String(hash, radix: 16)
     }
 
     /// The transfers still owed, oldest name first, each with the entry name to remove once reported;

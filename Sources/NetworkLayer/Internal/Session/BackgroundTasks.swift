@@ -19,8 +19,6 @@ final class BackgroundTasks: Sendable {
         var body = RefusedBody()
         var failure: NetworkError?
         var moved = false
-        /// Its entry in the journal, once written.
-        var journalName: String?
     }
 
     private struct Events: Sendable {
@@ -64,12 +62,14 @@ final class BackgroundTasks: Sendable {
         if journal != nil { queue.addOperation { [self] in reportJournaled() } }
     }
 
-    /// Reports each transfer the journal still owes, then removes its entry.
+    /// Reports each transfer the journal still owes, then marks it reported: the system may yet deliver
+    /// its task's end, which is then not reported again.
     private func reportJournaled() {
         guard let journal else { return }
+        journal.removeReportedMarks(olderThan: 7 * 86_400)
         for (name, transfer) in journal.pending() {
             report.withLock { $0 }(transfer)
-            journal.remove(name)
+            journal.markReported(name)
         }
     }
 
@@ -130,7 +130,7 @@ final class BackgroundTasks: Sendable {
         // The file is where it goes (or gone): the report is owed from now on, even if the process is
         // killed before the task's end is delivered.
         if let journal, let note, let destination = note.destinationURL {
-            let name = UUID().uuidString
+            let name = BackgroundJournal.name(of: task)
             journal.write(
                 BackgroundTransfer(
                     endpoint: note.endpoint, kind: .download(destination: destination), response: head,
@@ -138,7 +138,6 @@ final class BackgroundTasks: Sendable {
                     error: Self.failure(
                         of: orphan, response: head, kind: .download(destination: destination), error: nil)),
                 name: name)
-            orphan.journalName = name
         }
         orphans.withLock { $0[task.taskIdentifier] = orphan }
     }
@@ -155,8 +154,23 @@ final class BackgroundTasks: Sendable {
     /// An orphaned task ended: reported, when it carries a note. A temporary upload body the note
     /// names is removed.
     func completed(_ task: URLSessionTask, error: (any Error)?) {
-        let orphan = orphans.withLock { $0.removeValue(forKey: task.taskIdentifier) } ?? Orphan()
+        let known = orphans.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         guard let note = Note(decoding: task.taskDescription) else { return }
+        let name = BackgroundJournal.name(of: task)
+        // A task whose file an earlier process put in place (and journaled) before it was killed: its
+        // end is the journal's outcome, reported now, or already at this launch.
+        if known == nil, let journal {
+            if let owed = journal.entry(name) {
+                report.withLock { $0 }(owed)
+                journal.remove(name)
+                return
+            }
+            if journal.wasReported(name) {
+                journal.remove(name)
+                return
+            }
+        }
+        let orphan = known ?? Orphan()
         if let temporary = note.temporaryBodyURL { try? FileManager.default.removeItem(at: temporary) }
         let response = orphan.response ?? task.response as? HTTPURLResponse
         // The kind is the task's: a download task whose note names no destination is not one to report.
@@ -172,7 +186,6 @@ final class BackgroundTasks: Sendable {
             error: Self.failure(of: orphan, response: response, kind: kind, error: error))
         // Written before the report and removed after it: a process killed in between reports it at the
         // next launch.
-        let name = orphan.journalName ?? UUID().uuidString
         journal?.write(transfer, name: name)
         report.withLock { $0 }(transfer)
         journal?.remove(name)
