@@ -299,14 +299,20 @@ struct BackgroundTasksTests {
         #expect(await eventually { calls.values == [1] })
     }
 
-    @Test func aSceneWaitingForTheEventsResumesOnceTheyAreDelivered() async throws {
-        // Given a provider on a background session, and a scene's background task waiting for its events
+    /// A provider on a session it is told is a background one, its tasks, and the session's identifier.
+    func backgroundProvider() -> (NetworkProvider, BackgroundTasks, String) {
         let identifier = UUID().uuidString
         let background = BackgroundTasks(
             identifier: identifier, report: { _ in }, handlerQueue: DispatchQueue(label: "handler"))
         let provider = NetworkProvider(
             sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: .init(),
             background: background)
+        return (provider, background, identifier)
+    }
+
+    @Test func aSceneWaitingForTheEventsResumesOnceTheyAreDelivered() async throws {
+        // Given a provider on a background session, and a scene's background task waiting for its events
+        let (provider, background, identifier) = backgroundProvider()
         let done = Recorder<Bool>()
         let scene = Task {
             done.append(await provider.deliverBackgroundEvents(forSession: identifier))
@@ -322,12 +328,7 @@ struct BackgroundTasksTests {
 
     @Test func aSceneWhoseTimeRunsOutStopsWaiting() async throws {
         // Given a scene's background task waiting for events that do not come
-        let identifier = UUID().uuidString
-        let background = BackgroundTasks(
-            identifier: identifier, report: { _ in }, handlerQueue: DispatchQueue(label: "handler"))
-        let provider = NetworkProvider(
-            sessionConfiguration: .ephemeral, delegate: nil, middlewares: [], configuration: .init(),
-            background: background)
+        let (provider, background, identifier) = backgroundProvider()
         let scene = Task { await provider.deliverBackgroundEvents(forSession: identifier) }
         #expect(await eventually { background.waitingHandlers == 1 })
         // When the system cancels it, its background time spent

@@ -136,16 +136,22 @@ final class DownloadTaskFileTests: Sendable {
         #expect(try leftovers() == ["moved.bin"])
     }
 
-    @Test func aBackgroundSessionsFileIsStagedBesideItsDestinationAsItIsHandedOver() throws {
-        // Given a download on a background session, whose app may be suspended once its events are in,
-        // to a destination holding a good file
+    /// A background session's download to a destination holding a good file, whose task has handed
+    /// over a file holding `body`.
+    func staged(_ body: String) throws -> (DownloadTaskFile, URL) {
         let destination = folder.appendingPathComponent("placed.bin")
         try Data("good".utf8).write(to: destination)
         let file = DownloadTaskFile(destination: destination, stagesAtOnce: true)
         let location = folder.appendingPathComponent("urlsession-file.tmp")
-        try Data("body".utf8).write(to: location)
-        // When the delegate keeps it
+        try Data(body.utf8).write(to: location)
         try file.adopt(location)
+        return (file, destination)
+    }
+
+    @Test func aBackgroundSessionsFileIsStagedBesideItsDestinationAsItIsHandedOver() throws {
+        // Given a download on a background session, whose app may be suspended once its events are in,
+        // to a destination holding a good file; When the delegate keeps the file its task handed over
+        let (file, destination) = try staged("body")
         // Then it waits beside the destination, out of URLSession's folder, and the good file stays until
         // the caller accepts the answer
         #expect(try Data(contentsOf: destination) == Data("good".utf8))
@@ -157,12 +163,7 @@ final class DownloadTaskFileTests: Sendable {
 
     @Test func aStagedFileOfARejectedAnswerIsRemovedAndTheGoodFileKept() throws {
         // Given a staged file
-        let destination = folder.appendingPathComponent("placed.bin")
-        try Data("good".utf8).write(to: destination)
-        let file = DownloadTaskFile(destination: destination, stagesAtOnce: true)
-        let location = folder.appendingPathComponent("urlsession-file.tmp")
-        try Data("rejected".utf8).write(to: location)
-        try file.adopt(location)
+        let (file, destination) = try staged("rejected")
         // When the answer is rejected
         file.discard()
         // Then
