@@ -46,7 +46,8 @@ let package = Package(
             path: "Benchmarks/NetworkLayerBenchmarks",
             plugins: benchmarkPlugins),
         // Not a benchmark of the plugin's: one workload per run, counted by callgrind
-        // (Benchmarks/Scripts/instructions.py).
+        // (Benchmarks/Scripts/instructions.py). Kept out of a folder named Benchmarks, where the plugin
+        // takes every executable for a benchmark to run.
         .executableTarget(
             name: "InstructionCounts",
             dependencies: [
@@ -57,7 +58,7 @@ let package = Package(
                 .product(name: "Swinject", package: "Swinject"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
-            path: "Benchmarks/InstructionCounts"),
+            path: "Tools/InstructionCounts"),
     ],
     swiftLanguageModes: [.v6]
 )
