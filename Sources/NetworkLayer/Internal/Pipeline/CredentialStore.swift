@@ -8,7 +8,7 @@ import Foundation
 final class CredentialStore: Sendable {
     static let shared = CredentialStore()
 
-    /// The most values kept: the newest 64 (a refreshed token replaces an old one).
+    /// The most values kept of each kind, declared and learned: the newest 64.
     static let valueLimit = 64
     /// The shortest value hidden wherever it appears: 8 characters.
     static let shortestValue = 8
