@@ -21,25 +21,33 @@ final class CredentialStore: Sendable {
         var pinned: [String] = []
         /// Values learned from attempts and tokens, oldest first.
         var learned: [String] = []
-        /// Every form of every value, searched for in text: rebuilt when the values change.
+        /// The forms each value kept is searched for in, made once per value.
+        var formsByValue: [String: [String]] = [:]
+        /// Every form of every value kept: rebuilt only when a value comes or goes, not when one seen
+        /// again moves to the newest end.
         var forms: [String] = []
 
-        mutating func add(_ value: String, pinned isPinned: Bool) -> Bool {
+        mutating func add(_ value: String, pinned isPinned: Bool) {
+            var evicted: String?
             if isPinned {
-                guard !pinned.contains(value) else { return false }
+                guard !pinned.contains(value) else { return }
                 pinned.append(value)
-                if pinned.count > CredentialStore.valueLimit { pinned.removeFirst() }
+                if pinned.count > CredentialStore.valueLimit { evicted = pinned.removeFirst() }
             } else {
                 if let index = learned.firstIndex(of: value) {
-                    // Seen again: now the newest.
-                    guard index != learned.count - 1 else { return false }
+                    // Seen again: now the newest, searched for as before.
                     learned.remove(at: index)
+                    learned.append(value)
+                    return
                 }
                 learned.append(value)
-                if learned.count > CredentialStore.valueLimit { learned.removeFirst() }
+                if learned.count > CredentialStore.valueLimit { evicted = learned.removeFirst() }
             }
-            forms = (pinned + learned).flatMap(CredentialStore.forms)
-            return true
+            if let evicted, !pinned.contains(evicted), !learned.contains(evicted) {
+                formsByValue[evicted] = nil
+            }
+            if formsByValue[value] == nil { formsByValue[value] = CredentialStore.forms(of: value) }
+            forms = formsByValue.values.flatMap { $0 }
         }
     }
 
@@ -68,15 +76,12 @@ final class CredentialStore: Sendable {
     ///     attempt or a token.
     func declare(value: String, pinned: Bool = true) {
         guard value.count >= Self.shortestValue else { return }
-        state.withLock { _ = $0.add(value, pinned: pinned) }
+        state.withLock { $0.add(value, pinned: pinned) }
     }
 
     /// The forms a value is searched for in: as sent, percent-encoded (RFC 3986's unreserved characters
     /// kept, hex in either case), form-encoded (`+` for a space), and with `/` escaped as JSON writes it.
     static func forms(of value: String) -> [String] {
-        var unreserved = CharacterSet.alphanumerics.intersection(
-            CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-        unreserved.insert(charactersIn: "-._~")
         var forms = [value]
         if let encoded = value.addingPercentEncoding(withAllowedCharacters: unreserved), encoded != value {
             forms.append(encoded)
@@ -88,6 +93,10 @@ final class CredentialStore: Sendable {
         if value.contains("/") { forms.append(value.replacingOccurrences(of: "/", with: "\\/")) }
         return forms
     }
+
+    /// RFC 3986's unreserved characters: ASCII letters and digits, `-`, `.`, `_` and `~`.
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `text` with the two hex digits after each `%` in lowercase.
     private static func lowercasingPercentEscapes(_ text: String) -> String {
