@@ -22,10 +22,11 @@ import Foundation
 /// declared credential's are left out of the match and never written, so a recording made with an API
 /// key replays with another key or none. One whose name only begins with such a word (`keyword`,
 /// `secretary`) is matched by a hash of its value, never written either, so `?keyword=apple` and
-/// `?keyword=banana` are two recordings. A declared credential's value in the path is hidden too. Credential response headers (`Set-Cookie`, a declared one, …) are written as
-/// `REDACTED`, and so are secrets in a body (a key an error body echoes, a `"token"` field, a declared
-/// credential's value in a `Link` header or anywhere else), whatever the body's text encoding: a replay
-/// returns the body as written.
+/// `?keyword=banana` are two recordings. A declared credential's value in the path is hidden too.
+/// Credential response headers (`Set-Cookie`, a declared one, …) are written as `REDACTED`, and so are
+/// secrets in a body (a key an error body echoes, a `"token"` field, a declared credential's value in a
+/// `Link` header or anywhere else), in UTF-8, UTF-16 or a charset that keeps ASCII as it is (Latin-1,
+/// EUC-KR): a replay returns the body as written.
 public final class RecordReplaySession: NetworkSessionType {
     /// Where answers come from.
     public enum Mode: Sendable {
@@ -177,9 +178,7 @@ public final class RecordReplaySession: NetworkSessionType {
     }
 
     private static func shortHash(_ string: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in string.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return String(String(hash, radix: 16).suffix(8))
+        String(FNVHash.hex(string).suffix(8))
     }
 }
 

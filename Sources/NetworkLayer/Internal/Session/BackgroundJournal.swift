@@ -12,10 +12,10 @@ import Foundation
 /// It holds nothing secret, whatever the process has declared so far (a relaunch in the background may
 /// not have made its groups yet): the endpoint's name redacted, the response's URL without its query or
 /// user info, a download's destination (relative to the home folder), the status, the response's
-/// descriptive headers only (``keptHeaders``), and the failure's kind. An
-/// upload's response body is not kept: a replayed report's body is empty. Each entry is one small JSON
-/// file; at most ``entryLimit`` are read at a launch, each at most ``entrySizeLimit`` bytes, and one that
-/// is not a regular file or cannot be read is removed unread.
+/// descriptive headers only (``keptHeaders``), and the failure's kind. An upload's response body is not
+/// kept: a replayed report's body is empty. Each entry is one small JSON file; at most ``entryLimit`` are
+/// read at a launch, each at most ``entrySizeLimit`` bytes, and one that is not a regular file or cannot
+/// be read is removed unread.
 struct BackgroundJournal: Sendable {
     /// The most entries read at one launch: 1,000.
     static let entryLimit = 1_000
@@ -60,9 +60,7 @@ struct BackgroundJournal: Sendable {
                     || "._-".unicodeScalars.contains(scalar))
                 ? Character(scalar) : "_"
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in identifier.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return String(safe) + "-" + String(hash, radix: 16)
+        return String(safe) + "-" + FNVHash.hex(identifier)
     }
 
     /// Writes `transfer` as the entry `name` (best effort: a journal that cannot be written leaves the
@@ -113,11 +111,7 @@ struct BackgroundJournal: Sendable {
     /// The entry name of `task`: its identifier, which the system keeps across launches, and a hash of
     /// its description, so a later task given the same identifier is another entry.
     static func name(of task: URLSessionTask) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (task.taskDescription ?? "").utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return "task-\(task.taskIdentifier)-" + String(hash, radix: 16)
+        "task-\(task.taskIdentifier)-" + FNVHash.hex(task.taskDescription ?? "")
     }
 
     /// The transfers still owed, oldest name first, each with the entry name to remove once reported;
