@@ -92,6 +92,12 @@ final class TransferHandler: Sendable {
         task.resume()
     }
 
+    /// Takes `task`, already running, as this transfer's: a caller joining a background task of an
+    /// earlier launch. Cancelling the caller cancels it.
+    func attach(_ task: URLSessionTask) {
+        state.withLock { $0.task = task }
+    }
+
     /// The head arrived. Returns whether the body is wanted.
     func receive(head response: URLResponse) -> Bool {
         guard let head = response as? HTTPURLResponse else {

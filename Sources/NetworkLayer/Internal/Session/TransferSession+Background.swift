@@ -50,16 +50,19 @@ extension TransferSession {
         guard let candidate else { return false }
         let joined = await withCheckedContinuation { (answer: CheckedContinuation<Bool, Never>) in
             queue.addOperation { [self] in
-                guard candidate.task.state == .running, !background.isFinishing(candidate.task),
-                    registerIfFree(handler, for: candidate.task)
+                // A caller that has left meanwhile takes nothing: the task stays the session's orphan.
+                guard !handler.hasEnded, candidate.task.state == .running,
+                    !background.isFinishing(candidate.task), registerIfFree(handler, for: candidate.task)
                 else {
                     answer.resume(returning: false)
                     return
                 }
+                // Still on the delegate queue: the handler has the task before any of its events. It is
+                // not resumed or watched again: it runs, and a background task has no deadline.
+                handler.attach(candidate.task)
                 answer.resume(returning: true)
             }
         }
-        if joined { handler.start(candidate.task) }
         return joined
     }
 }
