@@ -106,6 +106,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// (KOBIS sends `faultInfo` with HTTP 200). Throw to fail the request with
     /// ``NetworkError/apiError(_:)``. `nil` by default.
     public var validate: (@Sendable (Data, HTTPURLResponse) throws -> Void)?
+    /// How this request uses the provider's ``HTTPCache`` (``NetworkProvider/Configuration/httpCache``);
+    /// ``CachePolicy/useProtocol`` by default. Without a cache it changes nothing.
+    public var cachePolicy = CachePolicy.useProtocol
     /// Turns the body into the response.
     public var decode: @Sendable (Data, HTTPURLResponse) throws -> Response
     /// ``isIdempotent`` as set, or `nil` to follow the method.

@@ -38,6 +38,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// ``Endpoint/maximumResponseSize`` or the provider's
     /// ``NetworkProvider/Configuration/maximumResponseSize``. Nothing past the limit was kept.
     case responseTooLarge(limit: Int)
+    /// The request's ``CachePolicy`` forbids the network (``CachePolicy/Rule/onlyIfCached``) and the
+    /// provider's ``HTTPCache`` holds no answer for it.
+    case notCached
 
     /// What part of a request could not be built.
     ///
@@ -155,6 +158,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "A file could not be used: \(error)"
         case .responseTooLarge(let limit):
             return "The response is larger than the limit of \(limit) bytes."
+        case .notCached:
+            return "No stored answer for this request, and its cache policy forbids the network."
         }
     }
 
@@ -176,8 +181,11 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         return result
     }
 
-    /// Whether retrying may succeed: timeouts, lost or refused connections, and statuses 408, 429 and
-    /// 5xx other than 501.
+    /// Whether retrying may succeed: ``timedOut(_:)``; a ``transport(_:)`` error whose code is
+    /// `timedOut`, `networkConnectionLost`, `cannotConnectToHost`, `notConnectedToInternet`,
+    /// `dnsLookupFailed` or `cannotFindHost`; and statuses 408, 429 and 5xx other than 501. Nothing else
+    /// (TLS failures, a bad URL, cancellation, ``notCached``) is. ``RetryMiddleware`` retries what its
+    /// policy's ``RetryPolicy/isRetryable`` says, which is this by default.
     public var isTransient: Bool {
         switch self {
         case .timedOut:
@@ -192,6 +200,20 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         default:
             return false
         }
+    }
+
+    /// Whether the device looks offline: a ``transport(_:)`` error whose code is
+    /// `notConnectedToInternet`, `dataNotAllowed` (cellular data off for the app) or
+    /// `internationalRoamingOff`. On Linux, where FoundationNetworking reports a missing network as a
+    /// host it cannot find (measured: `cannotFindHost`, -1003), `cannotFindHost` and `dnsLookupFailed`
+    /// count too; a refused connection (`cannotConnectToHost`) never does, on any platform: it is a
+    /// server that is down, as often as a network that is.
+    public var isOffline: Bool {
+        guard case .transport(let error) = self else { return false }
+        if [.notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff].contains(error.code) {
+            return true
+        }
+        return runsOnFoundationNetworking && [.cannotFindHost, .dnsLookupFailed].contains(error.code)
     }
 
     /// Whether a status is worth retrying: 408, 429 and 5xx other than 501.

@@ -69,6 +69,10 @@ public final class NetworkProvider: Sendable {
         /// Query items your own code sets that carry credentials, declared the same way. Empty by
         /// default.
         public var credentialQueryItems: Set<String> = []
+        /// The HTTP cache whole-body `GET`s go through (``HTTPCache``), or `nil` (the default) for none.
+        /// Each endpoint says how it uses it (``Endpoint/cachePolicy``). Streams, downloads and uploads
+        /// never use it.
+        public var httpCache: HTTPCache?
 
         /// Creates a configuration.
         /// - Parameters:
@@ -153,7 +157,12 @@ public final class NetworkProvider: Sendable {
     public func response<Response>(for endpoint: Endpoint<Response>) async throws -> NetworkResponse<Response>
     {
         let request = try endpoint.makeRequest()
-        let context = endpoint.context
+        var context = endpoint.context
+        if let cache = configuration.httpCache {
+            context.cacheExchange = CacheExchange(cache: cache, policy: endpoint.cachePolicy) { data, http in
+                (try? Self.decode(data, http, for: endpoint)) != nil
+            }
+        }
         let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
         return try await observing(request, context: context) {
             let (data, http) = try await exchange(request, context: context) { [transport] request, record in
@@ -161,6 +170,7 @@ public final class NetworkProvider: Sendable {
             }
             var response = try Self.decode(data, http, for: endpoint)
             response.metrics = context.metrics.attempts
+            if let cache = context.cacheExchange { response.source = cache.commit() }
             return response
         }
     }

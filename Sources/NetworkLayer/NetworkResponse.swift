@@ -16,6 +16,10 @@ public struct NetworkResponse<Value: Sendable>: Sendable {
     /// Every attempt's timing and sizes, in order (one unless a middleware sent the request again).
     public internal(set) var metrics: [RequestMetrics] = []
 
+    /// Where the response came from: the network, or the provider's ``HTTPCache`` (fresh, confirmed
+    /// by a `304`, or stale because the network failed). ``ResponseSource/network`` without a cache.
+    public internal(set) var source = ResponseSource.network
+
     /// The status code.
     public var statusCode: Int { httpResponse.statusCode }
 }

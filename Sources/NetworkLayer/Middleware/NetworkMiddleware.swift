@@ -52,4 +52,7 @@ public struct RequestContext: Sendable {
     /// The attempts so far, with their timing and sizes: after `next` returns, `metrics.last` is the
     /// attempt it made.
     public let metrics: RequestMetricsLog
+    /// The request's use of the provider's ``HTTPCache``, when it has one and this is a whole-body
+    /// request.
+    var cacheExchange: CacheExchange? = nil
 }

@@ -22,6 +22,11 @@ public struct RetryPolicy: Sendable {
     public var honoursRetryAfter: Bool
     /// Whether requests that are not idempotent (`POST`, `PATCH`) are retried too. `false` by default.
     public var retriesNonIdempotentRequests: Bool
+    /// Which failures are worth another attempt: a thrown error (a `URLError` arrives as
+    /// ``NetworkError/transport(_:)``) or a status the endpoint does not accept (as
+    /// ``NetworkError/unacceptableStatus(_:)``). ``NetworkError/isTransient`` by default. To give up at
+    /// once offline: `{ $0.isTransient && !$0.isOffline }`.
+    public var isRetryable: @Sendable (NetworkError) -> Bool
 
     /// Creates a policy.
     /// - Parameters:
@@ -32,6 +37,7 @@ public struct RetryPolicy: Sendable {
     ///   - jitter: 0.2 by default.
     ///   - honoursRetryAfter: `true` by default.
     ///   - retriesNonIdempotentRequests: `false` by default.
+    ///   - isRetryable: Which failures are retried; ``NetworkError/isTransient`` by default.
     public init(
         maxAttempts: Int = 3,
         initialDelay: Duration = .milliseconds(500),
@@ -39,7 +45,8 @@ public struct RetryPolicy: Sendable {
         maxDelay: Duration = .seconds(30),
         jitter: Double = 0.2,
         honoursRetryAfter: Bool = true,
-        retriesNonIdempotentRequests: Bool = false
+        retriesNonIdempotentRequests: Bool = false,
+        isRetryable: @escaping @Sendable (NetworkError) -> Bool = { $0.isTransient }
     ) {
         self.maxAttempts = maxAttempts
         self.initialDelay = initialDelay
@@ -48,6 +55,7 @@ public struct RetryPolicy: Sendable {
         self.jitter = jitter
         self.honoursRetryAfter = honoursRetryAfter
         self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
+        self.isRetryable = isRetryable
     }
 
     /// The wait before attempt `attempt + 1`, without jitter.
@@ -75,6 +83,12 @@ public struct RetryPolicy: Sendable {
 
 /// Retries idempotent requests after transient failures: timeouts, lost or refused connections, and the
 /// statuses 408, 429 and 5xx (except 501), with exponential backoff and jitter, honouring `Retry-After`.
+/// Which failures count is the policy's ``RetryPolicy/isRetryable`` (``NetworkError/isTransient``, whose
+/// documentation lists the `URLError` codes, by default).
+///
+/// With an ``HTTPCache``, a failure a stale stored answer may stand in for (the request's
+/// ``CachePolicy/maximumStalenessOnError`` or the response's `stale-if-error`) is answered from the
+/// store before this middleware sees it: offline, the answer comes at once, with no backoff.
 ///
 /// Put it last in the chain (closest to the transport) so each attempt gets its own timeout.
 public struct RetryMiddleware: NetworkMiddleware {
@@ -88,7 +102,7 @@ public struct RetryMiddleware: NetworkMiddleware {
     /// Values out of range are clamped once, here: at least one attempt, no negative delay, a multiplier
     /// that is a finite number no smaller than zero (otherwise 1), jitter between 0 and 1.
     /// - Parameters:
-    ///   - policy: When and how often; ``RetryPolicy/init(maxAttempts:initialDelay:multiplier:maxDelay:jitter:honoursRetryAfter:retriesNonIdempotentRequests:)``'s
+    ///   - policy: When and how often; ``RetryPolicy/init(maxAttempts:initialDelay:multiplier:maxDelay:jitter:honoursRetryAfter:retriesNonIdempotentRequests:isRetryable:)``'s
     ///     defaults by default.
     ///   - sleep: Waits between attempts; `Task.sleep(for:)` by default. Tests inject one that records.
     ///   - random: A number in `0..<1` for jitter; the system generator by default.
@@ -114,12 +128,20 @@ public struct RetryMiddleware: NetworkMiddleware {
             let delay: Duration
             do {
                 let (data, response) = try await next(request)
-                guard attempt < policy.maxAttempts, NetworkError.isTransient(status: response.statusCode),
-                    !context.acceptableStatusCodes.contains(response.statusCode)
+                guard attempt < policy.maxAttempts,
+                    !context.acceptableStatusCodes.contains(response.statusCode),
+                    policy.isRetryable(
+                        .unacceptableStatus(
+                            .init(
+                                statusCode: response.statusCode, headers: response.headerFields, body: data,
+                                url: response.url)))
                 else { return (data, response) }
                 delay = retryAfter(response) ?? jittered(policy.backoff(afterAttempt: attempt))
             } catch {
-                guard attempt < policy.maxAttempts, Self.isTransient(error), !Task.isCancelled else {
+                guard attempt < policy.maxAttempts, let failure = Self.failure(error),
+                    policy.isRetryable(failure),
+                    !Task.isCancelled
+                else {
                     throw error
                 }
                 delay = jittered(policy.backoff(afterAttempt: attempt))
@@ -129,10 +151,12 @@ public struct RetryMiddleware: NetworkMiddleware {
         }
     }
 
-    static func isTransient(_ error: any Error) -> Bool {
-        if let error = error as? NetworkError { return error.isTransient }
-        if let error = error as? URLError { return NetworkError.transport(error).isTransient }
-        return false
+    /// `error` as the policy judges it: a `NetworkError` as it is, a `URLError` as a transport failure;
+    /// `nil` (never retried) for anything else.
+    static func failure(_ error: any Error) -> NetworkError? {
+        if let error = error as? NetworkError { return error }
+        if let error = error as? URLError { return .transport(error) }
+        return nil
     }
 
     private func jittered(_ delay: Duration) -> Duration {

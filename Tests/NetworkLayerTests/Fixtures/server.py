@@ -48,6 +48,15 @@ Routes:
                                   64 KiB, when -1 or missing); challenge=1 adds `WWW-Authenticate: Basic`
   GET|POST /auth?user=&password=  401 with `WWW-Authenticate: Basic` unless the request carries those
                                   credentials, then {"user": user}
+  GET  /cached?id=&cc=&etag=&lastModified=&vary=&date=&age=&expires=&always304=&notModifiedHeaders=
+                                  a resource for the HTTP cache tests: {"id", "version", "lang"} with
+                                  those headers (etag=version sends "v<version>"); a matching
+                                  If-None-Match (or, without an ETag, If-Modified-Since) gets a 304 with
+                                  the same headers plus the JSON object notModifiedHeaders; always304=1
+                                  answers 304 whatever was sent; the Date is `date` when given
+  GET  /cached-set?id=&version=&status=   changes that resource's version, or makes it answer `status`
+  GET  /cached-log?id=            {"requests": [{"ifNoneMatch", "ifModifiedSince", "authorization",
+                                  "cacheControl"}]} of each /cached request with that id
   GET  /closed?id=                whether the /trickle connection with that id was closed by the client
                                   (1) or is still open (0); -1 before it starts
 """
@@ -66,6 +75,8 @@ flaky_calls = {}
 ranged_calls = {}
 ranged_log = {}
 closed = {}
+cached_state = {}  # id -> {"version": n, "status": code}
+cached_log = {}  # id -> [the conditional headers of each request]
 gates = {}  # name -> threading.Event, opened by /open?gate=
 
 
@@ -163,6 +174,52 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if status != 204:
             self.wfile.write(body)
+
+    def cached(self, query):
+        key = query.get("id", "")
+        with lock:
+            state = cached_state.setdefault(key, {"version": 1, "status": 200})
+            version, status = state["version"], state["status"]
+            cached_log.setdefault(key, []).append({
+                "ifNoneMatch": self.headers.get("If-None-Match") or "",
+                "ifModifiedSince": self.headers.get("If-Modified-Since") or "",
+                "authorization": self.headers.get("Authorization") or "",
+                "cacheControl": self.headers.get("Cache-Control") or "",
+            })
+        if status != 200:
+            self.send_json(status, {"errorType": "Unavailable", "message": "down"})
+            return
+        headers = {}
+        for parameter, name in [("cc", "Cache-Control"), ("lastModified", "Last-Modified"), ("vary", "Vary"),
+                                ("age", "Age"), ("expires", "Expires")]:
+            if parameter in query:
+                headers[name] = query[parameter]
+        tag = query.get("etag")
+        if tag == "version":
+            tag = '"v%d"' % version
+        if tag:
+            headers["ETag"] = tag
+        sent_tag = self.headers.get("If-None-Match")
+        sent_date = self.headers.get("If-Modified-Since")
+        matches = (sent_tag == tag) if tag else (sent_date is not None and sent_date == query.get("lastModified"))
+        if query.get("always304") == "1" or matches:
+            headers.update(json.loads(query.get("notModifiedHeaders", "{}")))
+            self.send_response_only(304)
+            self.send_header("Date", query.get("date") or self.date_time_string())
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            return
+        body = json.dumps({"id": key, "version": version,
+                           "lang": self.headers.get("Accept-Language") or ""}).encode()
+        self.send_response_only(200)
+        self.send_header("Date", query.get("date") or self.date_time_string())
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
 
     def send_json(self, status, value, headers=None):
         self.send_body(status, json.dumps(value, ensure_ascii=False).encode("utf-8"), headers=headers)
@@ -319,6 +376,18 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 value = closed.get(query.get("id", ""), -1)
             self.send_json(200, {"closed": value})
+        elif path == "/cached":
+            self.cached(query)
+        elif path == "/cached-set":
+            with lock:
+                state = cached_state.setdefault(query.get("id", ""), {"version": 1, "status": 200})
+                state["version"] = int(query.get("version", state["version"]))
+                state["status"] = int(query.get("status", "200"))
+            self.send_json(200, state)
+        elif path == "/cached-log":
+            with lock:
+                requests = list(cached_log.get(query.get("id", ""), []))
+            self.send_json(200, {"requests": requests})
         elif path == "/hits":
             with lock:
                 count = hits.get(query.get("path", ""), 0)

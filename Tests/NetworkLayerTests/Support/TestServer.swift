@@ -12,6 +12,9 @@ extension FixtureServer {
     /// against a 1 s idle timeout).
     static let hostile = Task { try FixtureServer(script: networkFixture) }
 
+    /// The fixture server's script, for a test that starts (and stops) a server of its own.
+    static var fixtureScript: URL { networkFixture }
+
     private static var networkFixture: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/server.py")

@@ -71,7 +71,12 @@ extension NetworkProvider {
     ) async throws -> (Data, HTTPURLResponse) {
         // Values the endpoint itself carries in declared credentials are hidden from the first log line on.
         Credentials.learnValues(from: request)
-        let chain = middlewares.reversed().reduce(instrumented(transport, context: context)) {
+        var innermost = instrumented(transport, context: context)
+        if let cache = context.cacheExchange {
+            let network = innermost
+            innermost = { request in try await cache.cache.answer(request, exchange: cache, next: network) }
+        }
+        let chain = middlewares.reversed().reduce(innermost) {
             next, middleware in
             { request in try await middleware.intercept(request, context: context, next: next) }
         }

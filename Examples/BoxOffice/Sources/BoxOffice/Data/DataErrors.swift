@@ -51,7 +51,7 @@ enum DataErrors {
                 return CancellationError()
             case .timedOut(let each):
                 return BoxOfficeError.unreachable(timedOut(after: each, elapsed: elapsed))
-            case .transport, .session:
+            case .transport, .session, .notCached:
                 return BoxOfficeError.unreachable(error.description)
             case .apiError(let underlying):
                 return translate(underlying, after: elapsed)

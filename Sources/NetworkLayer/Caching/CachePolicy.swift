@@ -1,0 +1,64 @@
+/// How one request uses the provider's ``HTTPCache``: set it on an endpoint
+/// (``Endpoint/cachePolicy``). Without an `HTTPCache` in the provider's configuration it changes nothing.
+///
+/// ```swift
+/// var films = GitHubAPI.repositories(of: "apple")
+/// films.cachePolicy = .useProtocol.acceptingStaleOnError(upTo: .seconds(7 * 86_400))
+/// ```
+public struct CachePolicy: Sendable, Hashable {
+    /// Where an answer may come from.
+    public enum Rule: Sendable, Hashable {
+        /// The HTTP rules (RFC 9111): a fresh stored answer without a request, a stale one revalidated
+        /// with its validators, `stale-while-revalidate` and `stale-if-error` honoured.
+        case useProtocol
+        /// Always ask the server, with the stored answer's validators, so an unchanged resource costs a
+        /// `304` (OkHttp's `noCache`, URLCache's `reloadRevalidatingCacheData`).
+        case revalidate
+        /// Ask the server without validators, ignoring what is stored; the answer is stored.
+        case reload
+        /// A stored answer whatever its age; the network only when none is stored.
+        case returnCacheElseLoad
+        /// A stored answer whatever its age; never the network. Without one the request fails with
+        /// ``NetworkError/notCached``.
+        case onlyIfCached
+    }
+
+    /// Where an answer may come from.
+    public var rule: Rule
+    /// How stale a stored answer the app accepts when the network fails (a transport error, a
+    /// timeout, or a `500`, `502`, `503` or `504`), on top of what the response's own `stale-if-error`
+    /// allows; `nil` (the default) for only that. Such an answer's ``NetworkResponse/source`` is
+    /// ``ResponseSource/staleAfterError(age:error:)``. A response marked `must-revalidate` or `no-cache`
+    /// is never answered stale.
+    public var maximumStalenessOnError: Duration?
+
+    /// Creates a policy.
+    /// - Parameters:
+    ///   - rule: Where an answer may come from.
+    ///   - maximumStalenessOnError: The staleness accepted when the network fails; `nil` by default.
+    public init(rule: Rule, maximumStalenessOnError: Duration? = nil) {
+        self.rule = rule
+        self.maximumStalenessOnError = maximumStalenessOnError
+    }
+
+    /// The HTTP rules; the default.
+    public static let useProtocol = CachePolicy(rule: .useProtocol)
+    /// Always revalidate with the server.
+    public static let revalidate = CachePolicy(rule: .revalidate)
+    /// Ignore what is stored; store the answer.
+    public static let reload = CachePolicy(rule: .reload)
+    /// A stored answer of any age, else the network.
+    public static let returnCacheElseLoad = CachePolicy(rule: .returnCacheElseLoad)
+    /// A stored answer of any age, never the network.
+    public static let onlyIfCached = CachePolicy(rule: .onlyIfCached)
+
+    /// This policy, accepting a stored answer up to `staleness` past its freshness when the network
+    /// fails.
+    /// - Parameter staleness: How stale, at most; a negative duration counts as zero.
+    /// - Returns: The policy with ``maximumStalenessOnError`` set.
+    public func acceptingStaleOnError(upTo staleness: Duration) -> CachePolicy {
+        var policy = self
+        policy.maximumStalenessOnError = max(staleness, .zero)
+        return policy
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A private HTTP cache (RFC 9111) for a ``NetworkProvider``'s whole-body `GET`s, over a store the app
+/// chooses: fresh answers without a request, stale ones revalidated with `ETag` / `Last-Modified`,
+/// `stale-while-revalidate`, `stale-if-error`, and answers that say where they came from
+/// (``NetworkResponse/source``).
+///
+/// ```swift
+/// let cache = HTTPCache(store: MemoryHTTPCacheStore(byteLimit: 20 << 20))
+/// var configuration = NetworkProvider.Configuration()
+/// configuration.httpCache = cache
+/// let provider = NetworkProvider(middlewares: [RetryMiddleware()], configuration: configuration)
+/// ```
+///
+/// It runs as the innermost step of the provider's chain, after every middleware (so it sees the
+/// request with its credentials) and before the transport; each attempt a middleware makes goes
+/// through it. Answers to requests that carried credentials are kept apart by a digest of those
+/// credentials, so one user's answer is never served to another. Only answers the endpoint accepted
+/// (status, `validate` hook, decoding) are stored. Streams, downloads and uploads do not use it.
+public final class HTTPCache: Sendable {
+    /// What the cache has done since it was made (OkHttp's counts).
+    public struct Statistics: Sendable, Hashable {
+        /// `GET`s that consulted the cache.
+        public var requestCount = 0
+        /// Requests that reached the network (a conditional request included).
+        public var networkCount = 0
+        /// Requests answered with a stored body: fresh, stale, or confirmed by a `304`.
+        public var hitCount = 0
+        /// Requests the server answered with `304 Not Modified`.
+        public var conditionalHitCount = 0
+    }
+
+    /// Where the answers are kept.
+    public let store: any HTTPCacheStore
+    /// The fraction of the time since `Last-Modified` an answer without `max-age` or `Expires` stays
+    /// fresh (RFC 9111 section 4.2.2), at most a day.
+    public let heuristicFraction: Double
+    /// What time it is; tests inject one.
+    let now: @Sendable () -> Date
+    private let counts = Locked(Statistics())
+    private let refreshing = Locked(Set<String>())
+
+    /// Creates a cache.
+    /// - Parameters:
+    ///   - store: Where answers are kept; a 10 MiB ``MemoryHTTPCacheStore`` by default.
+    ///   - heuristicFraction: 0.1 by default; clamped to `0...1` (NaN is 0.1).
+    ///   - now: The clock; `Date.init` by default. Tests pass their own.
+    public init(
+        store: any HTTPCacheStore = MemoryHTTPCacheStore(), heuristicFraction: Double = 0.1,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.store = store
+        self.heuristicFraction = heuristicFraction.isNaN ? 0.1 : min(max(heuristicFraction, 0), 1)
+        self.now = now
+    }
+
+    /// The counts so far.
+    public var statistics: Statistics { counts.withLock { $0 } }
+
+    /// Removes every stored answer.
+    public func removeAll() {
+        store.removeAll()
+    }
+
+    /// Counts what a request did.
+    func count(_ change: (inout Statistics) -> Void) {
+        counts.withLock { change(&$0) }
+    }
+
+    /// Whether a background revalidation of `key` may start: `false` while one runs.
+    func beginRefreshing(_ key: String) -> Bool {
+        refreshing.withLock { $0.insert(key).inserted }
+    }
+
+    /// Marks the background revalidation of `key` ended.
+    func endRefreshing(_ key: String) {
+        _ = refreshing.withLock { $0.remove(key) }
+    }
+
+    /// How many background revalidations run now (for tests).
+    var refreshingCount: Int { refreshing.withLock { $0.count } }
+}

@@ -1,0 +1,28 @@
+/// Where an ``HTTPCache`` keeps its answers: memory (``MemoryHTTPCacheStore``), a disk store of the
+/// app's (Docs/NetworkLayer.md shows one over CacheKit's `DiskStorage` in a few lines), or anything else.
+///
+/// Keys are the cache's: a partition (the digest of the request's credentials, or `public`) and the URL
+/// without its credential query items, never a secret. The methods are called on the request's task,
+/// synchronously; a store that cannot read or write answers `nil` or drops the write (a cache that
+/// fails is a miss, never the request's failure). A store bounds itself: one that keeps everything it is
+/// given grows without limit.
+public protocol HTTPCacheStore: Sendable {
+    /// The answer stored under `key`, or `nil`.
+    /// - Parameter key: The cache's key.
+    /// - Returns: The answer, or `nil`.
+    func response(forKey key: String) -> CachedHTTPResponse?
+
+    /// Stores `response` under `key`, replacing what was there. A store may decline an answer larger
+    /// than it holds.
+    /// - Parameters:
+    ///   - response: The answer.
+    ///   - key: The cache's key.
+    func store(_ response: CachedHTTPResponse, forKey key: String)
+
+    /// Removes the answer under `key`, if any.
+    /// - Parameter key: The cache's key.
+    func removeResponse(forKey key: String)
+
+    /// Removes every answer.
+    func removeAll()
+}

@@ -1,0 +1,114 @@
+/// A `Cache-Control` field read as RFC 9111 (section 5.2) defines it, a request's or a response's:
+/// comma-separated directives, names in any case, values as tokens or quoted strings.
+///
+/// A hostile value cannot make it costly or wrong: only the first ``maximumLength`` bytes are read, and
+/// only the first ``maximumDirectives`` directives; delta-seconds past 2^31 count as 2^31 (RFC 9111
+/// section 1.2.2); a `max-age` that is not a number counts as 0, so the answer is stale (section 4.2.1);
+/// when a directive repeats, the first counts.
+struct CacheControl: Sendable, Equatable {
+    /// The longest field read, in bytes; what follows is ignored.
+    static let maximumLength = 8 << 10
+    /// The most directives read.
+    static let maximumDirectives = 64
+    /// The largest delta-seconds value: RFC 9111's 2^31.
+    static let largestDelta: Int64 = 2_147_483_648
+
+    /// `max-age`, in seconds.
+    var maxAge: Int64?
+    /// `no-store`.
+    var noStore = false
+    /// `no-cache` (with or without a field list: either way, revalidate every use).
+    var noCache = false
+    /// `must-revalidate` (or `proxy-revalidate`, which a private cache may treat the same).
+    var mustRevalidate = false
+    /// `immutable` (RFC 8246): fresh means unchanged; no stricter than max-age here.
+    var immutable = false
+    /// `stale-while-revalidate`, in seconds (RFC 5861).
+    var staleWhileRevalidate: Int64?
+    /// `stale-if-error`, in seconds (RFC 5861).
+    var staleIfError: Int64?
+    /// A request's `max-stale`: `largestDelta` when it has no value (any staleness).
+    var maxStale: Int64?
+    /// A request's `min-fresh`, in seconds.
+    var minFresh: Int64?
+    /// A request's `only-if-cached`.
+    var onlyIfCached = false
+
+    /// The directives of `field`; none for `nil`.
+    init(_ field: String?) {
+        guard let field else { return }
+        var seen = Set<String>()
+        for directive in Self.directives(in: field) {
+            let name = directive.name
+            guard seen.insert(name).inserted else { continue }
+            let delta = directive.value.map(Self.delta)
+            switch name {
+            case "max-age": maxAge = (delta ?? nil) ?? 0
+            case "no-store": noStore = true
+            case "no-cache": noCache = true
+            case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+            case "immutable": immutable = true
+            case "stale-while-revalidate": staleWhileRevalidate = delta ?? nil
+            case "stale-if-error": staleIfError = delta ?? nil
+            case "max-stale": maxStale = directive.value == nil ? Self.largestDelta : (delta ?? nil)
+            case "min-fresh": minFresh = delta ?? nil
+            case "only-if-cached": onlyIfCached = true
+            default: break
+            }
+        }
+    }
+
+    /// A delta-seconds value: ASCII digits only, saturating at ``largestDelta``; `nil` otherwise.
+    static func delta(_ text: Substring) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        var value: Int64 = 0
+        for byte in text.utf8 {
+            value = value * 10 + Int64(byte - 48)
+            if value >= largestDelta { return largestDelta }
+        }
+        return value
+    }
+
+    /// The directives of `field`, names lowercased, quoted values unquoted, at most
+    /// ``maximumDirectives``, from at most ``maximumLength`` bytes.
+    static func directives(in field: String) -> [(name: String, value: Substring?)] {
+        var text = Substring(field)
+        if text.utf8.count > maximumLength {
+            text = Substring(String(decoding: text.utf8.prefix(maximumLength), as: UTF8.self))
+        }
+        var result: [(name: String, value: Substring?)] = []
+        var rest = text[...]
+        while !rest.isEmpty, result.count < maximumDirectives {
+            // A directive runs to the next comma outside quotes.
+            var inQuotes = false
+            var end = rest.startIndex
+            while end < rest.endIndex {
+                let character = rest[end]
+                if character == "\"" { inQuotes.toggle() }
+                if character == ",", !inQuotes { break }
+                end = rest.index(after: end)
+            }
+            let directive = rest[rest.startIndex..<end]
+            rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
+            let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts[0].trimmingSpaces.lowercased()
+            guard !name.isEmpty else { continue }
+            var value = parts.count > 1 ? parts[1].trimmingSpaces : nil
+            if let quoted = value, quoted.count >= 2, quoted.first == "\"", quoted.last == "\"" {
+                value = quoted.dropFirst().dropLast()
+            }
+            result.append((name, value))
+        }
+        return result
+    }
+}
+
+extension Substring {
+    /// Without the spaces and tabs at either end.
+    var trimmingSpaces: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
+}

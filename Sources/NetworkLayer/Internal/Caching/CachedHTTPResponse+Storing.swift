@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Which answers are stored, and what of them (RFC 9111 sections 3 and 3.2).
+extension CachedHTTPResponse {
+    /// The most names a `Vary` may list; an answer varying on more is not stored.
+    static let mostVaryNames = 32
+    /// The most header bytes an answer may have; one with more is not stored.
+    static let mostHeaderBytes = 64 << 10
+    /// Fields never stored: cookies, hop-by-hop fields (RFC 9110 section 7.6.1).
+    static let unstoredFields: Set<String> = [
+        "set-cookie", "set-cookie2", "connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
+        "te", "trailer", "transfer-encoding", "upgrade",
+    ]
+    /// Fields a `304` may not change: they describe the stored body (RFC 9111 section 3.2).
+    static let bodyFields: Set<String> = [
+        "content-length", "content-type", "content-encoding", "content-range", "etag",
+    ]
+
+    /// The answer to store for `http` and `body`, the response to `request`; `nil` when RFC 9111 or this
+    /// cache's limits say not to store it: a status no cache may store without being told, `no-store`,
+    /// `Vary: *` or a `Vary` of more than ``mostVaryNames`` names, more than ``mostHeaderBytes`` of
+    /// header fields.
+    init?(
+        storing http: HTTPURLResponse, body: Data, for request: URLRequest, requestDate: Date,
+        responseDate: Date
+    ) {
+        guard Freshness.heuristicallyCacheable.contains(http.statusCode) else { return nil }
+        var headers: [String: String] = [:]
+        var headerBytes = 0
+        for (name, value) in http.allHeaderFields {
+            let name = "\(name)".lowercased()
+            let value = "\(value)"
+            headerBytes += name.utf8.count + value.utf8.count
+            guard headerBytes <= Self.mostHeaderBytes else { return nil }
+            guard !Self.unstoredFields.contains(name), !Redaction.isSensitive(headerName: name) else {
+                continue
+            }
+            headers[name] = value
+        }
+        guard !CacheControl(headers["cache-control"]).noStore else { return nil }
+        var varied: [String] = []
+        if let vary = headers["vary"] {
+            for name in vary.split(separator: ",") {
+                let name = Substring(name).trimmingSpaces.lowercased()
+                guard name != "*", varied.count < Self.mostVaryNames else { return nil }
+                if !name.isEmpty { varied.append(name) }
+            }
+        }
+        self.init(
+            statusCode: http.statusCode, headers: headers, body: body, requestDate: requestDate,
+            responseDate: responseDate, variants: CacheKey.variants(named: varied, in: request))
+    }
+
+    /// This answer confirmed by the `304` `http`: its fields merged in, except those that describe the
+    /// body, cookies, hop-by-hop fields and credentials; if the merge would pass ``mostHeaderBytes``, only
+    /// the dates change.
+    func revalidated(by http: HTTPURLResponse, requestDate: Date, responseDate: Date) -> CachedHTTPResponse {
+        var updated = self
+        updated.requestDate = requestDate
+        updated.responseDate = responseDate
+        var headers = self.headers
+        for (name, value) in http.allHeaderFields {
+            let name = "\(name)".lowercased()
+            guard !Self.unstoredFields.contains(name), !Self.bodyFields.contains(name),
+                !Redaction.isSensitive(headerName: name), name != "vary"
+            else { continue }
+            headers[name] = "\(value)"
+        }
+        let bytes = headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        if bytes <= Self.mostHeaderBytes { updated.headers = headers }
+        return updated
+    }
+}

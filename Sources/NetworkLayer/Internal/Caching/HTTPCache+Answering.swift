@@ -1,0 +1,237 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The cache's step in the pipeline: between the last middleware and the transport, once per attempt.
+extension HTTPCache {
+    /// Methods whose success invalidates the stored `GET` of the same URL (RFC 9111 section 4.4).
+    static let invalidatingMethods: Set<String> = ["POST", "PUT", "PATCH", "DELETE"]
+    /// Statuses after which a stale answer may be given instead (RFC 5861 section 4).
+    static let staleIfErrorStatuses: Set<Int> = [500, 502, 503, 504]
+    /// The longest `ETag` sent back as a validator; a longer one is not used.
+    static let longestValidator = 1024
+
+    /// Answers `request` from the store, the network through `next`, or both, as the exchange's policy
+    /// and RFC 9111 say, recording where the answer came from in `exchange`.
+    func answer(
+        _ request: URLRequest, exchange: CacheExchange, next: @escaping NetworkMiddleware.Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        // URLCache (Apple platforms) must never answer in this cache's place.
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        let method = request.httpMethod?.uppercased() ?? "GET"
+        let control = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
+        guard method == "GET", !control.noStore, !Self.hasOwnConditions(request), let key = CacheKey(request)
+        else {
+            let answer = try await next(request)
+            if Self.invalidatingMethods.contains(method), answer.1.statusCode < 400,
+                let key = CacheKey(request)
+            {
+                var get = request
+                get.httpMethod = "GET"
+                store.removeResponse(forKey: CacheKey(get)?.value ?? key.value)
+            }
+            exchange.record(.network)
+            return answer
+        }
+        count { $0.requestCount += 1 }
+        let stored = store.response(forKey: key.value).flatMap { entry in
+            entry.variants == CacheKey.variants(named: Array(entry.variants.keys), in: request) ? entry : nil
+        }
+        var rule = exchange.policy.rule
+        if control.noCache, rule == .useProtocol { rule = .revalidate }
+        if control.onlyIfCached { rule = .onlyIfCached }
+        if let stored {
+            let freshness = Freshness(of: stored, at: now(), heuristicFraction: heuristicFraction)
+            let age = Duration.seconds(seconds: freshness.age)
+            switch rule {
+            case .onlyIfCached, .returnCacheElseLoad:
+                if let served = serve(
+                    stored, for: request, as: .cache(age: age, isFresh: freshness.isFresh), exchange)
+                {
+                    return served
+                }
+            case .useProtocol where freshness.isFresh && Self.satisfies(control, freshness):
+                if let served = serve(stored, for: request, as: .cache(age: age, isFresh: true), exchange) {
+                    return served
+                }
+            case .useProtocol where freshness.allowsStaleWhileRevalidating:
+                if let served = serve(stored, for: request, as: .cache(age: age, isFresh: false), exchange) {
+                    refreshInBackground(request, stored: stored, key: key, exchange: exchange, next: next)
+                    return served
+                }
+            default:
+                break
+            }
+        } else if rule == .onlyIfCached {
+            throw NetworkError.notCached
+        }
+        let validated = rule == .reload ? nil : stored
+        return try await fetch(
+            request, key: key, stored: stored, validated: validated, exchange: exchange, next: next)
+    }
+
+    /// Asks the network, with `validated`'s validators if given; a `304` confirms it, a failure may be
+    /// answered with `stored` when stale answers are acceptable.
+    private func fetch(
+        _ request: URLRequest, key: CacheKey, stored: CachedHTTPResponse?, validated: CachedHTTPResponse?,
+        exchange: CacheExchange, next: NetworkMiddleware.Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        let sent = validated.map { Self.conditional(request, on: $0) } ?? request
+        let sentValidators =
+            sent.value(forHTTPHeaderField: "If-None-Match") != nil
+            || sent.value(forHTTPHeaderField: "If-Modified-Since") != nil
+        count { $0.networkCount += 1 }
+        let requestDate = now()
+        let data: Data
+        let http: HTTPURLResponse
+        do {
+            (data, http) = try await next(sent)
+        } catch {
+            if let stored, let failure = Self.staleWorthy(error),
+                let served = serveStale(stored, for: request, after: failure, exchange)
+            {
+                return served
+            }
+            throw error
+        }
+        let responseDate = now()
+        if http.statusCode == 304, sentValidators, let validated {
+            guard Self.confirms(http, validated) else {
+                // The 304 names another version than the stored one: ask again for the whole answer.
+                store.removeResponse(forKey: key.value)
+                return try await fetch(
+                    request, key: key, stored: nil, validated: nil, exchange: exchange, next: next)
+            }
+            let updated = validated.revalidated(
+                by: http, requestDate: requestDate, responseDate: responseDate)
+            count { $0.conditionalHitCount += 1 }
+            if let served = serve(updated, for: request, as: .revalidated, exchange, storing: key) {
+                return served
+            }
+        }
+        if Self.staleIfErrorStatuses.contains(http.statusCode), let stored {
+            let failure = NetworkError.unacceptableStatus(
+                .init(statusCode: http.statusCode, headers: http.headerFields, body: data, url: http.url))
+            if let served = serveStale(stored, for: request, after: failure, exchange) { return served }
+        }
+        if let entry = CachedHTTPResponse(
+            storing: http, body: data, for: sent, requestDate: requestDate, responseDate: responseDate)
+        {
+            exchange.record(.network, storing: (key.value, entry))
+        } else {
+            if CacheControl(http.value(forHTTPHeaderField: "Cache-Control")).noStore {
+                store.removeResponse(forKey: key.value)
+            }
+            exchange.record(.network)
+        }
+        return (data, http)
+    }
+
+    /// `stored` as the answer to `request`, recorded as `source` (and stored again under `key`, once
+    /// accepted, when given); `nil` if no response can be made of it.
+    private func serve(
+        _ stored: CachedHTTPResponse, for request: URLRequest, as source: ResponseSource,
+        _ exchange: CacheExchange, storing key: CacheKey? = nil
+    ) -> (Data, HTTPURLResponse)? {
+        guard let url = request.url,
+            let http = HTTPURLResponse(
+                url: url, statusCode: stored.statusCode, httpVersion: "HTTP/1.1", headerFields: stored.headers
+            )
+        else { return nil }
+        count { $0.hitCount += 1 }
+        exchange.record(source, storing: key.map { ($0.value, stored) })
+        return (stored.body, http)
+    }
+
+    /// `stored`, stale, after `failure`, if the response's `stale-if-error` or the policy accepts it.
+    private func serveStale(
+        _ stored: CachedHTTPResponse, for request: URLRequest, after failure: NetworkError,
+        _ exchange: CacheExchange
+    ) -> (Data, HTTPURLResponse)? {
+        let freshness = Freshness(of: stored, at: now(), heuristicFraction: heuristicFraction)
+        let accepted = exchange.policy.maximumStalenessOnError.map(\.timeInterval)
+        guard freshness.allowsStaleAfterError(accepting: accepted) else { return nil }
+        let source = ResponseSource.staleAfterError(age: .seconds(seconds: freshness.age), error: failure)
+        return serve(stored, for: request, as: source, exchange)
+    }
+
+    /// Revalidates `stored` in a task of its own (`stale-while-revalidate`), one at a time per key,
+    /// storing what the server answers if the endpoint accepts it.
+    private func refreshInBackground(
+        _ request: URLRequest, stored: CachedHTTPResponse, key: CacheKey, exchange: CacheExchange,
+        next: @escaping NetworkMiddleware.Next
+    ) {
+        guard beginRefreshing(key.value) else { return }
+        let sent = Self.conditional(request, on: stored)
+        Task { [self] in
+            defer { endRefreshing(key.value) }
+            count { $0.networkCount += 1 }
+            let requestDate = now()
+            guard let (data, http) = try? await next(sent) else { return }
+            if http.statusCode == 304, Self.confirms(http, stored) {
+                count { $0.conditionalHitCount += 1 }
+                store.store(
+                    stored.revalidated(by: http, requestDate: requestDate, responseDate: now()),
+                    forKey: key.value)
+            } else if let entry = CachedHTTPResponse(
+                storing: http, body: data, for: sent, requestDate: requestDate, responseDate: now()),
+                exchange.accepts(data, http)
+            {
+                store.store(entry, forKey: key.value)
+            }
+        }
+    }
+
+    /// Whether the request's own `max-age` and `min-fresh` accept a fresh answer.
+    private static func satisfies(_ control: CacheControl, _ freshness: Freshness) -> Bool {
+        if let maxAge = control.maxAge, freshness.age > Double(maxAge) { return false }
+        if let minFresh = control.minFresh, freshness.lifetime - freshness.age < Double(minFresh) {
+            return false
+        }
+        return true
+    }
+
+    /// Whether the caller set validators or a range of its own: then its `304` or `206` is its own
+    /// business, and the cache stays out.
+    private static func hasOwnConditions(_ request: URLRequest) -> Bool {
+        ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+            .contains { request.value(forHTTPHeaderField: $0) != nil }
+    }
+
+    /// `request` with `stored`'s validators: `If-None-Match` for an `ETag` (at most
+    /// ``longestValidator`` bytes), `If-Modified-Since` for a `Last-Modified` that is a date.
+    static func conditional(_ request: URLRequest, on stored: CachedHTTPResponse) -> URLRequest {
+        var request = request
+        if let tag = stored.header("etag"), tag.utf8.count <= longestValidator {
+            request.setValue(tag, forHTTPHeaderField: "If-None-Match")
+        }
+        if let modified = stored.header("last-modified"), RetryAfter.httpDate(from: modified) != nil {
+            request.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
+        }
+        return request
+    }
+
+    /// Whether a `304` is about `stored`: it names no `ETag`, or the same one (RFC 9111 section 4.3.4).
+    private static func confirms(_ http: HTTPURLResponse, _ stored: CachedHTTPResponse) -> Bool {
+        guard let tag = http.value(forHTTPHeaderField: "ETag") else { return true }
+        return tag == stored.header("etag")
+    }
+
+    /// `error` as the failure a stale answer may stand in for: a transport error or a timeout; `nil`
+    /// for cancellation and everything else.
+    private static func staleWorthy(_ error: any Error) -> NetworkError? {
+        switch error {
+        case let error as URLError where error.code != .cancelled: .transport(error)
+        case let error as NetworkError:
+            switch error {
+            case .transport(let underlying) where underlying.code != .cancelled: error
+            case .timedOut: error
+            default: nil
+            }
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Per-request policies, `stale-while-revalidate`, and cache-then-network.
+@Suite("HTTP cache: policies")
+struct HTTPCachePolicyTests {
+    @Test func reloadAsksTheServerWithoutValidatorsAndStoresTheAnswer() async throws {
+        // Given a fresh stored answer with an ETag
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        let query = ["cc": "max-age=100", "etag": "version"]
+        _ = try await provider.send(world.resource(query))
+        try await world.change(version: 2)
+        // When it is asked for with .reload, then as usual
+        let reloaded = try await provider.response(for: world.resource(query, policy: .reload))
+        let after = try await provider.response(for: world.resource(query))
+        // Then the reload got the new version without validators, and stored it
+        #expect(reloaded.value.version == 2 && !reloaded.source.isFromCache)
+        #expect(try await world.log().map(\.ifNoneMatch) == ["", ""])
+        #expect(after.value.version == 2 && after.source.isFromCache)
+    }
+
+    @Test func revalidateAsksTheServerEvenForAFreshAnswer() async throws {
+        // Given a fresh stored answer with an ETag
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        let query = ["cc": "max-age=100", "etag": "version"]
+        _ = try await provider.send(world.resource(query))
+        // When it is asked for with .revalidate
+        let answer = try await provider.response(for: world.resource(query, policy: .revalidate))
+        // Then the server confirmed it
+        guard case .revalidated = answer.source else {
+            Issue.record("expected a revalidation, got \(answer.source)")
+            return
+        }
+    }
+
+    @Test func returnCacheElseLoadUsesAStaleAnswerWithoutARequest() async throws {
+        // Given a stored answer a day stale
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        _ = try await provider.send(world.resource(["cc": "max-age=60"]))
+        world.date.advance(seconds: 86_400)
+        // When it is asked for with .returnCacheElseLoad
+        let answer = try await provider.response(
+            for: world.resource(["cc": "max-age=60"], policy: .returnCacheElseLoad))
+        // Then it comes from the store, marked stale
+        #expect(answer.source.isFromCache && answer.source.isStale)
+        #expect(try await world.log().count == 1)
+    }
+
+    @Test func returnCacheElseLoadLoadsWhenNothingIsStored() async throws {
+        // Given nothing stored
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        // When the resource is asked for with .returnCacheElseLoad
+        let answer = try await provider.response(for: world.resource(policy: .returnCacheElseLoad))
+        // Then the server answers
+        #expect(answer.source.isFromCache == false)
+    }
+
+    @Test func onlyIfCachedNeverTouchesTheNetwork() async throws {
+        // Given nothing stored
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        // When the resource is asked for with .onlyIfCached
+        let failure = await error { try await provider.send(world.resource(policy: .onlyIfCached)) }
+        // Then it fails with notCached and the server saw nothing
+        guard case .notCached = failure as? NetworkError else {
+            Issue.record("expected notCached, got \(String(describing: failure))")
+            return
+        }
+        #expect(try await world.log().isEmpty)
+    }
+
+    @Test func onlyIfCachedAnswersWithAStoredAnswerOfAnyAge() async throws {
+        // Given a stored answer a day stale
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        _ = try await provider.send(world.resource(["cc": "max-age=60"]))
+        world.date.advance(seconds: 86_400)
+        // When it is asked for with .onlyIfCached
+        let answer = try await provider.response(
+            for: world.resource(["cc": "max-age=60"], policy: .onlyIfCached))
+        // Then it comes from the store
+        #expect(answer.source.isStale)
+        #expect(try await world.log().count == 1)
+    }
+
+    @Test func staleWhileRevalidateAnswersAtOnceAndRefreshesInTheBackground() async throws {
+        // Given an answer fresh for 60 s that may be served stale for 600 s while it is revalidated
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        // The server's Date is the time the test moves to, so the refreshed answer is zero seconds old.
+        let later = HTTPDates.format(world.date.now.addingTimeInterval(120))
+        let query = ["cc": "max-age=60, stale-while-revalidate=600", "etag": "version", "date": later]
+        _ = try await provider.send(world.resource(query))
+        try await world.change(version: 2)
+        world.date.advance(seconds: 120)
+        // When it is asked for, stale
+        let stale = try await provider.response(for: world.resource(query))
+        // Then the stored version comes at once, and the background revalidation stores version 2
+        #expect(stale.value.version == 1 && stale.source.isStale)
+        #expect(
+            await eventually { world.cache.refreshingCount == 0 && world.cache.statistics.networkCount == 2 })
+        let refreshed = try await provider.response(for: world.resource(query))
+        #expect(refreshed.value.version == 2 && refreshed.source.isFromCache && !refreshed.source.isStale)
+    }
+
+    @Test func cacheThenNetworkYieldsTheStoredAnswerThenTheServers() async throws {
+        // Given a stored answer, and a resource that has changed since
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        let query = ["cc": "max-age=100", "etag": "version"]
+        _ = try await provider.send(world.resource(query))
+        try await world.change(version: 2)
+        // When a view model reads cache, then network
+        var versions: [(Int, Bool)] = []
+        for try await answer in provider.responses(for: world.resource(query)) {
+            versions.append((answer.value.version, answer.source.isFromCache))
+        }
+        // Then it sees the stored version at once, then the new one from the network
+        #expect(versions.map(\.0) == [1, 2])
+        #expect(versions.map(\.1) == [true, false])
+    }
+
+    @Test func cacheThenNetworkThrowsTheNetworksFailureAfterTheStoredAnswer() async throws {
+        // Given a stored answer, and a device that goes offline
+        let world = try await CacheWorld()
+        let network = OfflineSwitch()
+        let provider = world.provider(session: network)
+        let policy = CachePolicy.useProtocol.acceptingStaleOnError(upTo: .seconds(86_400))
+        _ = try await provider.send(world.resource(policy: policy))
+        network.goOffline()
+        // When a view model reads cache, then network
+        var received: [ResponseSource] = []
+        let failure = await error {
+            for try await answer in provider.responses(for: world.resource(policy: policy)) {
+                received.append(answer.source)
+            }
+        }
+        // Then it gets the stored answer, then the offline error
+        #expect(received.count == 1 && received.first?.isFromCache == true)
+        #expect((failure as? NetworkError)?.isOffline == true)
+    }
+
+    @Test func cacheThenNetworkWithNothingStoredYieldsTheNetworksAnswerAlone() async throws {
+        // Given nothing stored
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        // When a view model reads cache, then network
+        var sources: [ResponseSource] = []
+        for try await answer in provider.responses(for: world.resource()) { sources.append(answer.source) }
+        // Then one answer, from the network
+        #expect(sources.count == 1 && sources.first?.isFromCache == false)
+    }
+
+    @Test func cancellingTheCacheThenNetworkTaskCancelsTheRequest() async throws {
+        // Given a resource the server holds open until the client leaves
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        let id = UUID().uuidString
+        let held: Endpoint<Movie> = EndpointGroup(baseURL: world.server.baseURL).get(
+            "trickle", query: ["stallAfter": "0", "id": id])
+        let task = Task {
+            for try await _ in provider.responses(for: held) {}
+        }
+        #expect(await eventually { closedState(of: id, on: world.server) == 0 })
+        // When the reading task is cancelled
+        task.cancel()
+        // Then the request is cancelled: the server sees the client leave
+        #expect(await eventually { closedState(of: id, on: world.server) == 1 })
+        _ = await error { try await task.value }
+    }
+}
+
+/// What the fixture server's `/closed` says of `id`: -1 before the request starts, 0 while it is open,
+/// 1 once the client left.
+private func closedState(of id: String, on server: TestServer) -> Int? {
+    struct Closed: Decodable { let closed: Int }
+    let url = URL(string: "\(server.baseURL.absoluteString)/closed?id=\(id)")!
+    guard let data = try? Data(contentsOf: url) else { return nil }
+    return try? JSONDecoder().decode(Closed.self, from: data).closed
+}
