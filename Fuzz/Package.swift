@@ -1,9 +1,9 @@
 // swift-tools-version: 6.0
 // Coverage-guided fuzzing of everything that reads bytes from outside: the disk cache's entry files and
 // index, the KOBIS and Kakao decoding with the example's mapping, HTTP fields (Retry-After, query
-// encoding), streamed lines and server-sent events, Content-Range and the cURL rendering, the command
-// line, and the terminal sanitizer. A nested package, so the root package keeps
-// no dependencies; libFuzzer ships with the toolchain. See Docs/Fuzzing.md, and run them all with
+// encoding), streamed lines and server-sent events, Content-Range and the cURL rendering, the HTTP
+// cache's Cache-Control, dates and stored answers, the command line, and the terminal sanitizer. A
+// nested package, so the root package keeps no dependencies; libFuzzer ships with the toolchain. See Docs/Fuzzing.md, and run them all with
 // Fuzz/run.sh.
 import PackageDescription
 
@@ -25,6 +25,7 @@ let package = Package(
         fuzzer("ArgumentsFuzzer", [.product(name: "BoxOfficeExample", package: "AppArchitectureKit")]),
         fuzzer("TerminalTextFuzzer", [.product(name: "BoxOfficeExample", package: "AppArchitectureKit")]),
         fuzzer("TransferParsingFuzzer", [.product(name: "NetworkLayer", package: "AppArchitectureKit")]),
+        fuzzer("HTTPCacheFuzzer", [.product(name: "NetworkLayer", package: "AppArchitectureKit")]),
     ],
     swiftLanguageModes: [.v6]
 )

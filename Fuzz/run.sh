@@ -13,7 +13,7 @@ seconds=${1:-25}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(EntryFileFuzzer APIDecodingFuzzer HTTPFieldsFuzzer ArgumentsFuzzer TerminalTextFuzzer TransferParsingFuzzer)
+    targets=(EntryFileFuzzer APIDecodingFuzzer HTTPFieldsFuzzer ArgumentsFuzzer TerminalTextFuzzer TransferParsingFuzzer HTTPCacheFuzzer)
 fi
 
 # lld, because SwiftPM aliases `main` to the executable's entry and gold cannot link that beside

@@ -165,4 +165,22 @@ struct HTTPCacheFreshnessTests {
         // Then nothing is stored: only answers the endpoint accepts are
         #expect(world.store.count == 0)
     }
+
+    @Test func aRequestsOwnMaxStaleAcceptsAStaleAnswerWithinIt() async throws {
+        // Given an answer fresh for 100 s, now 60 s stale
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        _ = try await provider.send(world.resource(["cc": "max-age=100"]))
+        world.date.advance(seconds: 160)
+        // When the endpoint accepts an hour of staleness, then only ten seconds
+        var lenient = world.resource(["cc": "max-age=100"])
+        lenient.headers["Cache-Control"] = "max-stale=3600"
+        let accepted = try await provider.response(for: lenient)
+        var strict = lenient
+        strict.headers["Cache-Control"] = "max-stale=10"
+        let refused = try await provider.response(for: strict)
+        // Then the first is the stale stored answer, the second the server's
+        #expect(accepted.source.isFromCache && accepted.source.isStale)
+        #expect(refused.source.isFromCache == false)
+    }
 }

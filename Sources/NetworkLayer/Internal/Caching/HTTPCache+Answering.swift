@@ -53,8 +53,9 @@ extension HTTPCache {
                 {
                     return served
                 }
-            case .useProtocol where freshness.isFresh && Self.satisfies(control, freshness):
-                if let served = serve(stored, for: request, as: .cache(age: age, isFresh: true), exchange) {
+            case .useProtocol where Self.satisfies(control, freshness):
+                let source = ResponseSource.cache(age: age, isFresh: freshness.isFresh)
+                if let served = serve(stored, for: request, as: source, exchange) {
                     return served
                 }
             case .useProtocol where freshness.allowsStaleWhileRevalidating:
@@ -185,8 +186,11 @@ extension HTTPCache {
         }
     }
 
-    /// Whether the request's own `max-age` and `min-fresh` accept a fresh answer.
+    /// Whether the stored answer may be used without asking: fresh, or stale within the request's own
+    /// `max-stale` (unless the response forbids stale use), and within its `max-age` and `min-fresh`.
     private static func satisfies(_ control: CacheControl, _ freshness: Freshness) -> Bool {
+        let acceptedStale = control.maxStale.map { !freshness.forbidsStaleUse && freshness.staleness <= Double($0) }
+        guard freshness.isFresh || acceptedStale == true else { return false }
         if let maxAge = control.maxAge, freshness.age > Double(maxAge) { return false }
         if let minFresh = control.minFresh, freshness.lifetime - freshness.age < Double(minFresh) {
             return false
