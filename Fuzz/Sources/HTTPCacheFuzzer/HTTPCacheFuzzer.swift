@@ -20,7 +20,8 @@ let largest = Double(CacheControl.largestDelta)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = bytes(data, size)
-    let lines = String(decoding: input, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = String(decoding: input, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false)
     func line(_ index: Int) -> String? { index < lines.count ? String(lines[index]) : nil }
     var headers: [String: String] = [:]
     for (index, name) in ["cache-control", "date", "age", "expires", "last-modified"].enumerated() {
@@ -31,7 +32,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         if let value, value < 0 || value > CacheControl.largestDelta { fatalError("a delta of \(value)") }
     }
     let entry = CachedHTTPResponse(
-        statusCode: 200, headers: headers, body: Data(), requestDate: now.addingTimeInterval(-1), responseDate: now)
+        statusCode: 200, headers: headers, body: Data(), requestDate: now.addingTimeInterval(-1),
+        responseDate: now)
     for later in [0.0, 3_600, 1e12] {
         let freshness = Freshness(of: entry, at: now.addingTimeInterval(later), heuristicFraction: 0.1)
         for value in [freshness.age, freshness.lifetime, freshness.staleness] {

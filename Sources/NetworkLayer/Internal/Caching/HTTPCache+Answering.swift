@@ -189,7 +189,9 @@ extension HTTPCache {
     /// Whether the stored answer may be used without asking: fresh, or stale within the request's own
     /// `max-stale` (unless the response forbids stale use), and within its `max-age` and `min-fresh`.
     private static func satisfies(_ control: CacheControl, _ freshness: Freshness) -> Bool {
-        let acceptedStale = control.maxStale.map { !freshness.forbidsStaleUse && freshness.staleness <= Double($0) }
+        let acceptedStale = control.maxStale.map {
+            !freshness.forbidsStaleUse && freshness.staleness <= Double($0)
+        }
         guard freshness.isFresh || acceptedStale == true else { return false }
         if let maxAge = control.maxAge, freshness.age > Double(maxAge) { return false }
         if let minFresh = control.minFresh, freshness.lifetime - freshness.age < Double(minFresh) {
