@@ -146,7 +146,12 @@ struct EndToEndTests {
         let second = try JSONDecoder().decode(MovieJSON.self, from: Data(secondMovie.output.utf8))
         #expect(first.poster?.source == "network")
         #expect(first.poster?.url.contains("/posters/") == true)
-        #expect(second.poster?.source == "disk")
+        // The server's posters say max-age=0: the second run asks it again, conditionally, and gets a 304.
+        #expect(second.poster?.source == "revalidated")
+        #expect(second.poster?.file == first.poster?.file)
+        let requests = try await server.requests()
+        let posterRequests = requests.filter { $0.path.hasPrefix("/posters/") }
+        #expect(posterRequests.map { $0.headers["if-none-match"] != nil } == [false, true])
     }
 
     @Test func aKobisFaultExitsWith1AndOneClearLine() async throws {

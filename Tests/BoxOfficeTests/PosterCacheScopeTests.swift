@@ -33,7 +33,9 @@ struct PosterCacheScopeTests {
             let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             let isSearch = request.url?.path.hasSuffix("/v2/search/image") == true
             let body = isSearch ? Data((imageURL.isEmpty ? empty : search).utf8) : png
-            return (body, try StubSession.makeResponse(for: request, status: 200))
+            // The image's host says it stays fresh for a day.
+            let headers = isSearch ? [:] : ["Cache-Control": "max-age=86400"]
+            return (body, try StubSession.makeResponse(for: request, status: 200, headers: headers))
         }
         let network = NetworkProvider(session: session)
         let time = time

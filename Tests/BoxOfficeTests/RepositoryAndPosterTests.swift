@@ -81,7 +81,7 @@ struct RepositoryTests {
     }
 }
 
-@Suite("PosterProvider: memory, then disk, then network")
+@Suite("PosterProvider: the disk cache, then the network")
 struct PosterProviderTests {
     let folder = TemporaryFolder()
 
@@ -95,7 +95,7 @@ struct PosterProviderTests {
             })
     }
 
-    @Test func theFirstRequestGoesToTheNetworkThenMemoryThenDiskAfterARestart() async throws {
+    @Test func theFirstRequestGoesToTheNetworkThenTheDiskCacheAlsoAfterARestart() async throws {
         // Given
         let counts = Recorder<String>()
         let movie = details("20261001", "별빛 우체국")
@@ -104,14 +104,14 @@ struct PosterProviderTests {
             directory: folder.url)
         // When
         let fromNetwork = try await first.poster(for: movie)
-        let fromMemory = try await first.poster(for: movie)
+        let fromCache = try await first.poster(for: movie)
         let restarted = try PosterProvider(
             api: KakaoAPI(), searches: countingProvider(counts), images: countingProvider(counts),
             directory: folder.url)
         let fromDisk = try await restarted.poster(for: movie)
         // Then
         #expect(fromNetwork?.source == .network)
-        #expect(fromMemory?.source == .memory)
+        #expect(fromCache?.source == .disk)
         #expect(fromDisk?.source == .disk)
         #expect(counts.values == ["search", "download"])
         let file = try #require(fromDisk?.file)
@@ -159,4 +159,89 @@ func details(_ code: String, _ title: String) -> MovieDetails {
         movieCode: code, title: title, englishTitle: "", openDate: nil, runtimeMinutes: nil,
         productionYear: nil, genres: [], directors: [], actors: [], nations: [], watchGrade: nil,
         companies: [])
+}
+
+/// Posters through the image provider's HTTP cache: revalidated with their host, shown stale offline,
+/// never stored when they are not images.
+@Suite("PosterProvider: posters through the HTTP cache")
+struct PosterRevalidationTests {
+    let folder = TemporaryFolder()
+
+    /// A search finding `https://images.example/p.png`, and an image host that sends an ETag and
+    /// `max-age=0`, answering `304` to a matching `If-None-Match`, or failing offline once `offline` is
+    /// set; every image request's `If-None-Match` is recorded.
+    func provider(
+        imageBody: Data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), offline: OfflineFlag,
+        validators: Recorder<String>
+    ) -> PosterProvider {
+        let search =
+            #"{"documents":[{"image_url":"https://images.example/p.png","thumbnail_url":"","width":1,"height":1,"display_sitename":"","doc_url":"","collection":"","datetime":""}],"meta":{"is_end":true,"pageable_count":1,"total_count":1}}"#
+        let session = StubSession { request in
+            if request.url?.path.hasSuffix("/v2/search/image") == true {
+                return (Data(search.utf8), try StubSession.makeResponse(for: request, status: 200))
+            }
+            if offline.isOn { throw URLError(.notConnectedToInternet) }
+            let sent = request.value(forHTTPHeaderField: "If-None-Match") ?? ""
+            validators.append(sent)
+            let headers = ["ETag": "\"p1\"", "Cache-Control": "max-age=0"]
+            let status = sent == "\"p1\"" ? 304 : 200
+            return (
+                status == 304 ? Data() : imageBody,
+                try StubSession.makeResponse(for: request, status: status, headers: headers)
+            )
+        }
+        let network = NetworkProvider(session: session)
+        return PosterProvider(api: KakaoAPI(), searches: network, images: network, directory: folder.url)
+    }
+
+    @Test func aSecondLookRevalidatesThePosterWithItsHost() async throws {
+        // Given a poster downloaded once, whose host says max-age=0
+        let validators = Recorder<String>()
+        let posters = provider(offline: OfflineFlag(), validators: validators)
+        let movie = details("20261001", "별빛 우체국")
+        let first = try await posters.poster(for: movie)
+        // When it is asked for again
+        let second = try await posters.poster(for: movie)
+        // Then the host was asked with the ETag, said 304, and the stored image is shown
+        #expect(first?.source == .network)
+        #expect(second?.source == .revalidated)
+        #expect(validators.values == ["", "\"p1\""])
+        #expect(second?.imageData == first?.imageData)
+    }
+
+    @Test func offlineTheStoredPosterIsShownStale() async throws {
+        // Given a poster downloaded once, and then no network
+        let offline = OfflineFlag()
+        let posters = provider(offline: offline, validators: Recorder())
+        let movie = details("20261001", "별빛 우체국")
+        _ = try await posters.poster(for: movie)
+        offline.turnOn()
+        // When it is asked for again
+        let shown = try await posters.poster(for: movie)
+        // Then the stored poster is shown, marked stale
+        #expect(shown?.source == .stale)
+    }
+
+    @Test func aBodyThatIsNotAnImageIsNeverStored() async throws {
+        // Given an image host that answers with an HTML page
+        let validators = Recorder<String>()
+        let posters = provider(imageBody: Data("<html>".utf8), offline: OfflineFlag(), validators: validators)
+        let movie = details("20261001", "별빛 우체국")
+        // When it is asked for twice
+        _ = try? await posters.poster(for: movie)
+        _ = try? await posters.poster(for: movie)
+        // Then the second asked again without a validator: nothing was stored
+        #expect(validators.values == ["", ""])
+    }
+}
+
+/// Whether the network is gone, set by the test.
+final class OfflineFlag: @unchecked Sendable {
+    // @unchecked Sendable: `on` is only read and written while holding `lock`.
+    private let lock = NSLock()
+    private var on = false
+
+    var isOn: Bool { lock.withLock { on } }
+
+    func turnOn() { lock.withLock { on = true } }
 }

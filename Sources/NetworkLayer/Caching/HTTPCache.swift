@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A private HTTP cache (RFC 9111) for a ``NetworkProvider``'s whole-body `GET`s, over a store the app
 /// chooses: fresh answers without a request, stale ones revalidated with `ETag` / `Last-Modified`,
 /// `stale-while-revalidate`, `stale-if-error`, and answers that say where they came from
@@ -56,6 +60,15 @@ public final class HTTPCache: Sendable {
 
     /// The counts so far.
     public var statistics: Statistics { counts.withLock { $0 } }
+
+    /// The key the answer to `request` is stored under: `public` or a digest of the request's
+    /// credentials, a space, and the URL without its credential query items, user info or fragment.
+    /// For finding or removing one answer in a store of your own.
+    /// - Parameter request: A request as the provider sends it (after your middlewares).
+    /// - Returns: The key, or `nil` for a request without a URL.
+    public static func key(for request: URLRequest) -> String? {
+        CacheKey(request)?.value
+    }
 
     /// Removes every stored answer.
     public func removeAll() {

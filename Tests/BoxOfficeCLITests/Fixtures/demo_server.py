@@ -103,10 +103,12 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def send(self, status, body, content_type="application/json;charset=UTF-8"):
+    def send(self, status, body, content_type="application/json;charset=UTF-8", headers=None):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
 
@@ -212,7 +214,15 @@ class Handler(BaseHTTPRequestHandler):
                 text = text.replace('.png"', f'.png?k={kakao_key}"')
             self.send(200, text.encode())
         elif url.path.startswith("/posters/"):
-            self.send(200, png(url.path), "image/png")
+            # Revalidated on every use (max-age=0), unchanged: a matching If-None-Match gets a 304.
+            tag = '"%s"' % url.path.rsplit("/", 1)[-1]
+            if self.headers.get("If-None-Match") == tag:
+                self.send_response(304)
+                self.send_header("ETag", tag)
+                self.send_header("Cache-Control", "max-age=0")
+                self.end_headers()
+            else:
+                self.send(200, png(url.path), "image/png", headers={"ETag": tag, "Cache-Control": "max-age=0"})
         elif url.path.startswith(("/flood-1g/", "/flood-nolength/", "/flood-gz/")):
             self.flood_poster(url.path)
         elif url.path.startswith("/html-page/"):

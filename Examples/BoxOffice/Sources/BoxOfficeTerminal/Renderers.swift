@@ -173,7 +173,7 @@ enum Renderers {
         switch poster {
         case .loaded(let found):
             lines.append(row("Poster", found.url.absoluteString))
-            let size = "\(Renderers.grouped(found.byteCount)) bytes, from \(found.source.rawValue)"
+            let size = "\(Renderers.grouped(found.byteCount)) bytes, \(found.source.phrase)"
             lines.append(row("", found.file.map { "\($0.path) (\(size))" } ?? "in memory only (\(size))"))
         case .loading, .notRequested:
             lines.append(style.dim(TextWidth.pad("Poster", to: 11)) + " " + style.dim("loading…"))

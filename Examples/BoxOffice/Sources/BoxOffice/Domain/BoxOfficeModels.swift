@@ -152,10 +152,25 @@ public struct MovieDetails: Hashable, Sendable, Codable {
 public enum PosterSource: String, Sendable, Codable, Hashable {
     /// The in-memory cache.
     case memory
-    /// The on-disk cache.
+    /// The on-disk cache, fresh: no request.
     case disk
     /// The network (search and download).
     case network
+    /// The on-disk cache, confirmed by the image's host with `304 Not Modified`.
+    case revalidated
+    /// The on-disk cache, stale, because the image's host could not be reached.
+    case stale
+
+    /// Where it came from, for a person: "from the network", "from disk, confirmed by its host", ….
+    public var phrase: String {
+        switch self {
+        case .memory: "from memory"
+        case .disk: "from disk"
+        case .network: "from the network"
+        case .revalidated: "from disk, confirmed by its host"
+        case .stale: "from disk, out of date: its host could not be reached"
+        }
+    }
 }
 
 /// A film's poster: its bytes, and where they are cached.

@@ -46,7 +46,10 @@ public struct DemoData: Sendable {
             guard let url = request.url else { throw URLError(.badURL) }
             if url.host == Self.posterHost {
                 let code = url.deletingPathExtension().lastPathComponent
-                return try Self.answer(request, PosterArtist.poster(seed: code), contentType: "image/png")
+                // A demo poster never changes: the HTTP cache may keep it fresh for a year.
+                return try Self.answer(
+                    request, PosterArtist.poster(seed: code), contentType: "image/png",
+                    headers: ["Cache-Control": "max-age=31536000, immutable", "ETag": "\"\(code)\""])
             }
             let query = Dictionary(
                 (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map {
@@ -139,11 +142,9 @@ public struct DemoData: Sendable {
 
     private static func answer(
         _ request: URLRequest, _ body: Data, contentType: String = "application/json;charset=UTF-8",
-        status: Int = 200
+        status: Int = 200, headers: [String: String] = [:]
     ) throws -> (Data, HTTPURLResponse) {
-        (
-            body,
-            try StubSession.makeResponse(for: request, status: status, headers: ["Content-Type": contentType])
-        )
+        let fields = headers.merging(["Content-Type": contentType]) { own, _ in own }
+        return (body, try StubSession.makeResponse(for: request, status: status, headers: fields))
     }
 }

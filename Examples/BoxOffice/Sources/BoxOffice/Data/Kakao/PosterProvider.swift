@@ -2,16 +2,21 @@ import CacheKit
 import Foundation
 import NetworkLayer
 
-/// Posters through CacheKit: the image URL a search found, and the image itself, each cached in memory
-/// and on disk, each loaded once however many callers ask at the same time.
+/// Posters: the image URL a search found, cached through CacheKit, and the image itself through the
+/// image provider's HTTP cache (NetworkLayer's `HTTPCache`, on disk), so a poster is revalidated with its
+/// host (`If-None-Match`, `If-Modified-Since`) when the host says it may have changed, not trusted
+/// forever; each is loaded once however many callers ask at the same time.
 ///
-/// A second run finds both on disk and touches no network. When the cache folder cannot be used, the
-/// provider warns once and keeps posters in memory only: a poster is never a reason to fail.
+/// A second run reads the search from disk, and the image too while its host says it is fresh; a stale
+/// one costs a `304` when unchanged. Offline, a stored poster up to 30 days past its freshness is shown.
+/// When the cache folder cannot be used, the provider warns once and keeps posters in memory only: a
+/// poster is never a reason to fail.
 ///
 /// What a server returns is checked before it is cached: only an `http`/`https` image URL is followed,
 /// never one carrying a user name, a password or one of the run's keys (``CarriedSecrets``), and only a
-/// body of at most ``maximumImageBytes`` that starts like a PNG, JPEG, GIF or WebP file is kept. A title
-/// carrying a key is not searched for, so no key leaves for a host it was not issued for.
+/// body of at most ``maximumImageBytes`` that starts like a PNG, JPEG, GIF or WebP file is kept (the
+/// image endpoint's `validate` hook, which the HTTP cache stores nothing without). A title carrying a key
+/// is not searched for, so no key leaves for a host it was not issued for.
 public final class PosterProvider: PosterProviding {
     /// The largest image kept: 10 MB.
     public static let maximumImageBytes = 10 * 1024 * 1024
@@ -21,8 +26,10 @@ public final class PosterProvider: PosterProviding {
     private let imageProvider: NetworkProvider
     /// Image URL by movie code (an empty string when the search found nothing).
     private let searches: TieredStore<String>
-    /// Image bytes by image URL.
-    private let images: TieredStore<Data>
+    /// Image bytes and headers, kept by the image provider's HTTP cache.
+    private let images: PosterImageStore
+    /// How stale a stored poster may be shown when its host cannot be reached: 30 days.
+    public static let staleImageLimit: Duration = .seconds(30 * 86_400)
     /// The run's keys, which no image URL or search may carry.
     private let secrets: CarriedSecrets
     /// What every cache key starts with: whose answers the entries are.
@@ -36,7 +43,9 @@ public final class PosterProvider: PosterProviding {
     /// - Parameters:
     ///   - api: Kakao's endpoints.
     ///   - searches: Sends the image search (with the `KakaoAK` authorization).
-    ///   - images: Downloads the images, from whatever site hosts them; it must carry no credentials.
+    ///   - images: Downloads the images, from whatever site hosts them; it must carry no credentials. The
+    ///     provider sends through its session, middlewares and configuration, with an HTTP cache of its
+    ///     own (in `directory`) and identical downloads shared.
     ///   - directory: Where the caches keep their files.
     ///   - clock: The caches' time source; the system clock by default.
     ///   - secrets: The run's API keys: an image URL or a title carrying one is refused; none by default.
@@ -53,7 +62,6 @@ public final class PosterProvider: PosterProviding {
         self.clock = clock
         self.api = api
         self.searchProvider = searches
-        self.imageProvider = images
         let failures = WriteFailures { problem in
             warn("the poster cache could not keep a poster, so posters may not be kept: \(problem)")
         }
@@ -61,13 +69,13 @@ public final class PosterProvider: PosterProviding {
             memory: MemoryStorage(configuration: .init(sweepInterval: nil), clock: clock),
             disk: .init(directory: directory.appendingPathComponent("searches"), expiration: .days(30)),
             below: directory, clock: clock, failures: failures)
-        let (imageStore, imageProblem) = TieredStore<Data>.make(
-            memory: MemoryStorage(
-                configuration: .init(totalCostLimit: 32 * 1024 * 1024, sweepInterval: nil), clock: clock),
-            disk: .init(
-                directory: directory.appendingPathComponent("images"), sizeLimit: 200 * 1024 * 1024,
-                expiration: .days(30)),
-            below: directory, clock: clock, failures: failures)
+        let (imageStore, imageProblem) = PosterImageStore.make(
+            directory: directory, below: directory, clock: clock, scope: scope, failures: failures)
+        var configuration = images.configuration
+        configuration.httpCache = HTTPCache(store: imageStore, now: clock.now)
+        configuration.coalescesIdenticalGETs = true
+        self.imageProvider = NetworkProvider(
+            session: images.session, middlewares: images.middlewares, configuration: configuration)
         self.searches = searchStore
         self.images = imageStore
         if let problem = searchProblem ?? imageProblem {
@@ -113,15 +121,17 @@ public final class PosterProvider: PosterProviding {
         // Checked again as read: an entry cached before this rule existed, or by another program, is
         // never followed either.
         let url = try Self.checkImageURL(found, secrets: secrets)
-        let imageKey = "\(scope) image \(url.absoluteString)"
-        let (image, source) = try await images.value(forKey: imageKey) { [api, imageProvider] in
-            let data = try await imageProvider.send(api.image(at: url))
-            try PosterError.checkImage(data, limit: Self.maximumImageBytes)
-            return data
-        }
+        var endpoint = api.image(at: url)
+        // Checked before the HTTP cache keeps it: the cache stores only what the endpoint accepts.
+        endpoint.validate = { data, _ in try PosterError.checkImage(data, limit: Self.maximumImageBytes) }
+        endpoint.cachePolicy = .useProtocol.acceptingStaleOnError(upTo: Self.staleImageLimit)
+        let response = try await imageProvider.response(for: endpoint)
         // Bytes read from disk are checked as the network's are: the folder is not trusted more.
-        try PosterError.checkImage(image, limit: Self.maximumImageBytes)
-        return Poster(url: url, file: images.file(forKey: imageKey), imageData: image, source: source)
+        try PosterError.checkImage(response.value, limit: Self.maximumImageBytes)
+        let file = (try? endpoint.makeRequest()).flatMap(HTTPCache.key(for:)).flatMap(images.file(forKey:))
+        return Poster(
+            url: url, file: file, imageData: response.value,
+            source: PosterSource(response.source, onDisk: images.isOnDisk))
     }
 
     /// `text` as an image URL to follow: http or https, carrying no user name, password or key.
