@@ -101,6 +101,67 @@ struct OfflineCacheTests {
         #expect(origin.calls.values.count == 2)
     }
 
+    @Test func aRevokedKeyIsNamedWhenAnOlderChartIsShownInstead() async throws {
+        // Given yesterday's chart, fetched once, and now past its hour of freshness
+        let origin = CountingOrigin()
+        let yesterday = today.previous
+        _ = try await repository(origin).dailyBoxOffice(for: yesterday)
+        time.advance(seconds: 2 * 3_600)
+        // When KOBIS now refuses the key
+        origin.failure = .refused("KOBIS error 320010: 유효하지않은 키값입니다.")
+        let shown = try await repository(origin).dailyBoxOffice(for: yesterday)
+        // Then KOBIS was asked, the kept chart is shown, and the note names the refusal and its code
+        #expect(origin.calls.values.count == 2)
+        #expect(shown.entries.first?.title == "검은 바다")
+        let note = try #require(ChartNotes.origin(shown.origin, of: "the chart for \(yesterday)"))
+        #expect(note.contains("came from the cache"))
+        #expect(note.contains("KOBIS error 320010"))
+    }
+
+    @Test func aFilmsDetailsPastTheirFreshnessAnswerWhenKobisCannotBeReached() async throws {
+        // Given a film's details, fetched 31 days ago (fresh for 30)
+        let origin = CountingOrigin()
+        _ = try await repository(origin).movieDetails(code: "20261001")
+        time.advance(seconds: 31 * 86_400)
+        // When KOBIS cannot be reached
+        origin.failure = .unreachable("Network failure (URLError -1009)")
+        let shown = try await repository(origin).movieDetails(code: "20261001")
+        // Then the kept details answer, saying why
+        guard case .cacheAfterFailure(_, let failure) = shown.origin else {
+            Issue.record("expected details from the cache after a failure, got \(shown.origin)")
+            return
+        }
+        #expect(failure.contains("-1009"))
+    }
+
+    @Test func aValuePastItsFallbackTimeIsGone() async throws {
+        // Given yesterday's chart, fetched 40 days ago (fresh for an hour, kept 30 days longer)
+        let origin = CountingOrigin()
+        let yesterday = today.previous
+        _ = try await repository(origin).dailyBoxOffice(for: yesterday)
+        time.advance(seconds: 40 * 86_400)
+        // When KOBIS refuses the key
+        origin.failure = .refused("KOBIS error 320010: 유효하지않은 키값입니다.")
+        // Then the refusal stands
+        await #expect(throws: BoxOfficeError.self) {
+            try await repository(origin).dailyBoxOffice(for: yesterday)
+        }
+    }
+
+    @Test func anUnreadableAnswerIsNotCoveredByAnOlderChart() async throws {
+        // Given yesterday's chart, past its freshness
+        let origin = CountingOrigin()
+        let yesterday = today.previous
+        _ = try await repository(origin).dailyBoxOffice(for: yesterday)
+        time.advance(seconds: 2 * 3_600)
+        // When KOBIS answers in a form the app cannot read
+        origin.failure = .unreadable("not the documented JSON")
+        // Then that error stands: it is not one a kept chart may stand in for
+        await #expect(throws: BoxOfficeError.self) {
+            try await repository(origin).dailyBoxOffice(for: yesterday)
+        }
+    }
+
     @Test func aRefreshGoesPastTheCacheAndReplacesWhatItHeld() async throws {
         // Given a past chart in the cache
         let origin = CountingOrigin()

@@ -66,7 +66,7 @@ enum HTMLReport {
     /// the page was made.
     static func provenance(_ report: BoxOfficeReport) -> String {
         var sentences: [String] = []
-        if case .cache(let savedAt) = report.chartOrigin {
+        if let savedAt = report.chartOrigin.savedAt {
             sentences.append("The chart came from the cache, saved \(ChartNotes.timestamp(savedAt)).")
         }
         let details = report.films.map(\.details)

@@ -8,4 +8,15 @@ public enum DataOrigin: Hashable, Sendable {
     case network
     /// Read from the cache on disk, where it was saved at `savedAt`.
     case cache(savedAt: Date)
+    /// Read from the cache on disk, past the time it was fresh for, because the service failed:
+    /// `failure` says how ("KOBIS refused the request: KOBIS error 320010: 유효하지않은 키값입니다.").
+    case cacheAfterFailure(savedAt: Date, failure: String)
+
+    /// When the value was saved, for a value from the cache; `nil` for the network's.
+    public var savedAt: Date? {
+        switch self {
+        case .network: nil
+        case .cache(let savedAt), .cacheAfterFailure(let savedAt, _): savedAt
+        }
+    }
 }

@@ -8,12 +8,16 @@ struct CachedChart: Codable, DataConvertible, Sendable {
     let entries: [DailyBoxOfficeEntry]
     let omittedEntries: Int
     let savedAt: Date
+    /// Until when it is used without asking KOBIS; past it, it is kept (for ``CachePolicy/fallbackTime``)
+    /// only to answer when KOBIS fails. `nil` in entries written before this field: fresh while kept.
+    var freshUntil: Date?
 
-    init(_ chart: DailyBoxOffice, savedAt: Date) {
+    init(_ chart: DailyBoxOffice, savedAt: Date, freshUntil: Date? = nil) {
         day = chart.day
         entries = chart.entries
         omittedEntries = chart.omittedEntries
         self.savedAt = savedAt
+        self.freshUntil = freshUntil
     }
 
     /// The chart, saying it came from `origin`.
@@ -26,7 +30,22 @@ struct CachedChart: Codable, DataConvertible, Sendable {
 struct CachedMovie: Codable, DataConvertible, Sendable {
     let details: MovieDetails
     let savedAt: Date
+    /// Until when it is used without asking KOBIS, as ``CachedChart/freshUntil``.
+    var freshUntil: Date?
 }
+
+/// A cached value that may be past its freshness.
+protocol FreshnessDated {
+    var freshUntil: Date? { get }
+}
+
+extension FreshnessDated {
+    /// Whether it is used at `now` without asking KOBIS.
+    func isFresh(at now: Date) -> Bool { freshUntil.map { now < $0 } ?? true }
+}
+
+extension CachedChart: FreshnessDated {}
+extension CachedMovie: FreshnessDated {}
 
 /// How long a cached value stays: the part of the caching rules that depends only on dates. Deadlines
 /// are fixed when the value is saved: reading a value does not keep it longer.
@@ -44,6 +63,10 @@ enum CachePolicy {
         if isEmpty || day == today.previous { return .date(savedAt.addingTimeInterval(3600)) }
         return .date(savedAt.addingTimeInterval(365 * 86_400))
     }
+
+    /// How long a value is kept past its freshness, to answer when KOBIS refuses the request or cannot be
+    /// reached: 30 days. Such an answer says so, naming KOBIS's error (a revoked key's 320010).
+    static let fallbackTime: TimeInterval = 30 * 86_400
 
     /// How long a film's details fetched at `savedAt` are kept: 30 days. A film's details rarely change
     /// once it has opened; a month lets a correction through.

@@ -55,23 +55,31 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
         }
     }
 
-    /// The chart for `day`: from the cache when it holds one, else from the origin, then kept as
-    /// ``CachePolicy/chartExpiration(for:today:isEmpty:savedAt:)`` says.
+    /// The chart for `day`: from the cache while it is fresh, else from the origin, then kept as
+    /// ``CachePolicy/chartExpiration(for:today:isEmpty:savedAt:)`` says (and ``CachePolicy/fallbackTime``
+    /// longer, to answer when KOBIS fails). A kept chart past its freshness is the answer when KOBIS
+    /// refuses the request or cannot be reached, saying why (``DataOrigin/cacheAfterFailure(savedAt:failure:)``).
     public func dailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
         let today = Day.inKorea(at: now())
         guard CachePolicy.chartExpiration(for: day, today: today, isEmpty: false, savedAt: now()) != nil
         else {
             return try await origin.dailyBoxOffice(for: day)
         }
+        if let (kept, _) = await charts.cached(forKey: chartKey(day)), !kept.isFresh(at: now()) {
+            do {
+                return try await refreshedDailyBoxOffice(for: day)
+            } catch {
+                guard let failure = Self.fallbackReason(error) else { throw error }
+                return kept.chart(origin: .cacheAfterFailure(savedAt: kept.savedAt, failure: failure))
+            }
+        }
         do {
             let (cached, source) = try await charts.value(forKey: chartKey(day)) {
                 [origin, now, secrets] in
-                let chart = CachedChart(try await origin.dailyBoxOffice(for: day), savedAt: now())
-                try NotKept.unless(chart, carries: secrets)
-                return LoadedValue(
-                    chart,
-                    expiration: CachePolicy.chartExpiration(
-                        for: day, today: today, isEmpty: chart.entries.isEmpty, savedAt: chart.savedAt))
+                let chart = try Self.dated(
+                    try await origin.dailyBoxOffice(for: day), day: day, today: today, at: now())
+                try NotKept.unless(chart.value, carries: secrets)
+                return chart
             }
             return cached.chart(origin: source == .network ? .network : .cache(savedAt: cached.savedAt))
         } catch let notKept as NotKept<CachedChart> {
@@ -83,37 +91,81 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
     /// (unless it carries a key, or is today's).
     public func refreshedDailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
         let today = Day.inKorea(at: now())
-        let chart = CachedChart(try await origin.dailyBoxOffice(for: day), savedAt: now())
-        if let expiration = CachePolicy.chartExpiration(
-            for: day, today: today, isEmpty: chart.entries.isEmpty, savedAt: chart.savedAt),
-            (try? NotKept.unless(chart, carries: secrets)) != nil
+        let chart = try Self.dated(
+            try await origin.dailyBoxOffice(for: day), day: day, today: today, at: now())
+        if let expiration = chart.diskExpiration, (try? NotKept.unless(chart.value, carries: secrets)) != nil
         {
-            await charts.store(chart, forKey: chartKey(day), expiration: expiration)
+            await charts.store(chart.value, forKey: chartKey(day), expiration: expiration)
         }
-        return chart.chart(origin: .network)
+        return chart.value.chart(origin: .network)
     }
 
     private func chartKey(_ day: Day) -> String { "\(scope) chart \(day.compact)" }
 
-    /// The details of `code`: from the cache when it holds them, else from the origin, then kept for
-    /// ``CachePolicy/movieExpiration(savedAt:)``. A code carrying one of the run's keys is refused.
+    /// `chart` as kept: fresh as the policy says, and kept ``CachePolicy/fallbackTime`` longer.
+    private static func dated(_ chart: DailyBoxOffice, day: Day, today: Day, at savedAt: Date) throws
+        -> LoadedValue<CachedChart>
+    {
+        let expiration = CachePolicy.chartExpiration(
+            for: day, today: today, isEmpty: chart.entries.isEmpty, savedAt: savedAt)
+        let freshUntil = expiration?.expirationDate(from: savedAt)
+        return LoadedValue(
+            CachedChart(chart, savedAt: savedAt, freshUntil: freshUntil),
+            expiration: freshUntil.map { .date($0.addingTimeInterval(CachePolicy.fallbackTime)) })
+    }
+
+    /// The details of `code`: from the cache while they are fresh, else from the origin, then kept for
+    /// ``CachePolicy/movieExpiration(savedAt:)`` (and ``CachePolicy/fallbackTime`` longer). Kept details
+    /// past their freshness answer when KOBIS fails, saying why. A code carrying one of the run's keys is
+    /// refused.
     public func movieDetails(code: String) async throws -> MovieDetails {
         // A code carrying a key (a hostile chart's row) would go into a cache file's key, and to KOBIS.
         guard !CarriedSecrets(secrets).appear(in: code) else {
             throw BoxOfficeError.refused("the film code carries an API key, so it was not looked up")
         }
+        let key = "\(scope) movie \(code)"
+        let load: @Sendable () async throws -> LoadedValue<CachedMovie> = { [origin, now, secrets] in
+            let savedAt = now()
+            let freshUntil = CachePolicy.movieExpiration(savedAt: savedAt).expirationDate(from: savedAt)
+            let movie = CachedMovie(
+                details: try await origin.movieDetails(code: code), savedAt: savedAt, freshUntil: freshUntil)
+            try NotKept.unless(movie, carries: secrets)
+            return LoadedValue(
+                movie, expiration: .date(freshUntil.addingTimeInterval(CachePolicy.fallbackTime)))
+        }
         do {
-            let (cached, source) = try await movies.value(forKey: "\(scope) movie \(code)") {
-                [origin, now, secrets] in
-                let movie = CachedMovie(details: try await origin.movieDetails(code: code), savedAt: now())
-                try NotKept.unless(movie, carries: secrets)
-                return LoadedValue(movie, expiration: CachePolicy.movieExpiration(savedAt: movie.savedAt))
+            if let (kept, _) = await movies.cached(forKey: key), !kept.isFresh(at: now()) {
+                do {
+                    let fresh = try await load()
+                    await movies.store(
+                        fresh.value, forKey: key, expiration: fresh.diskExpiration ?? .days(30))
+                    return fresh.value.details
+                } catch let notKept as NotKept<CachedMovie> {
+                    throw notKept
+                } catch {
+                    guard let failure = Self.fallbackReason(error) else { throw error }
+                    var details = kept.details
+                    details.origin = .cacheAfterFailure(savedAt: kept.savedAt, failure: failure)
+                    return details
+                }
             }
+            let (cached, source) = try await movies.value(forKey: key, orLoad: load)
             var details = cached.details
             details.origin = source == .network ? .network : .cache(savedAt: cached.savedAt)
             return details
         } catch let notKept as NotKept<CachedMovie> {
             return notKept.value.details
+        }
+    }
+
+    /// What a kept value past its freshness may stand in for, said for a person: KOBIS refusing the
+    /// request ("KOBIS refused the request: KOBIS error 320010: …", a revoked key) or not being reached;
+    /// `nil` for anything else (an answer the app cannot read, a film KOBIS does not have, cancellation).
+    static func fallbackReason(_ error: any Error) -> String? {
+        switch error {
+        case BoxOfficeError.refused(let message): "KOBIS refused the request: \(message)"
+        case BoxOfficeError.unreachable(let message): "KOBIS could not be reached: \(message)"
+        default: nil
         }
     }
 }

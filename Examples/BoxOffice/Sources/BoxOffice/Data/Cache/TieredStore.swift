@@ -40,6 +40,17 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
         }
     }
 
+    /// The cached value for `key`, if one is kept, and where: memory or disk; nothing is loaded.
+    func cached(forKey key: String) async -> (Value, PosterSource)? {
+        switch self {
+        case .tiered(let cache, _):
+            guard let found = await cache.lookup(forKey: key) else { return nil }
+            return (found.value, found.tier == .memory ? .memory : .disk)
+        case .memoryOnly(let memory):
+            return memory.value(forKey: key).map { ($0, .memory) }
+        }
+    }
+
     /// The cached value for `key`, or `load`'s, which is then kept for the tiers' default time.
     func value(forKey key: String, orLoad load: @escaping @Sendable () async throws -> Value) async throws
         -> (Value, PosterSource)

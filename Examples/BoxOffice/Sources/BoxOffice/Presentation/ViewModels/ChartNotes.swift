@@ -10,11 +10,19 @@ public enum ChartNotes {
             + "they are left out"
     }
 
-    /// "<subject> came from the cache (saved T), not the network", or `nil` when it came from the
+    /// "<subject> came from the cache (saved T), not the network"; when the service failed, "<subject>
+    /// came from the cache (saved T) because <the failure>", which names a refusal's code ("because
+    /// KOBIS refused the request: KOBIS error 320010: …", a revoked key); `nil` when it came from the
     /// network.
     public static func origin(_ origin: DataOrigin, of subject: String) -> String? {
-        guard case .cache(let savedAt) = origin else { return nil }
-        return "\(subject) came from the cache (saved \(timestamp(savedAt))), not the network"
+        switch origin {
+        case .network:
+            return nil
+        case .cache(let savedAt):
+            return "\(subject) came from the cache (saved \(timestamp(savedAt))), not the network"
+        case .cacheAfterFailure(let savedAt, let failure):
+            return "\(subject) came from the cache (saved \(timestamp(savedAt))) because \(failure)"
+        }
     }
 
     /// "the details of N of M films came from the cache (saved T), not the network" (saved T1 to T2 when
@@ -28,10 +36,7 @@ public enum ChartNotes {
     /// How many of `details` came from the cache, and when they were saved (`T`, or `T1 to T2`);
     /// `nil` when none did.
     public static func cachedDetails(_ details: [MovieDetails?]) -> (count: Int, saved: String)? {
-        let dates = details.compactMap { details -> Date? in
-            guard case .cache(let savedAt) = details?.origin else { return nil }
-            return savedAt
-        }
+        let dates = details.compactMap { $0?.origin.savedAt }
         guard let first = dates.min(), let last = dates.max() else { return nil }
         let range = first == last ? timestamp(first) : "\(timestamp(first)) to \(timestamp(last))"
         return (dates.count, range)
