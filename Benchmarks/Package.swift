@@ -41,7 +41,9 @@ let package = Package(
         .executableTarget(
             name: "NetworkLayerBenchmarks",
             dependencies: benchmarkDependencies + [
-                .product(name: "NetworkLayer", package: "AppArchitectureKit")
+                .product(name: "NetworkLayer", package: "AppArchitectureKit"),
+                // The HTTP cache's fresh hit is compared with a CacheKit memory hit of the same body.
+                .product(name: "CacheKit", package: "AppArchitectureKit"),
             ],
             path: "Benchmarks/NetworkLayerBenchmarks",
             plugins: benchmarkPlugins),

@@ -48,6 +48,8 @@ ROWS = [
      ("at most", 1.0)),
     ("A request over a stub session, vs the decode alone", "request-over-stub-networklayer",
      "request-over-stub-decode-only", None),
+    ("HTTP cache fresh hit through the provider, vs a CacheKit memory hit of the same body",
+     "request-fresh-hit-httpcache", "memory-hit-same-body-cachekit", ("at most", 2.0)),
 ]
 
 COUNTS = {"full": 20_000, "smoke": 10}

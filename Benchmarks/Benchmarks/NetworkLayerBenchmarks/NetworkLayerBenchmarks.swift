@@ -127,6 +127,7 @@ let benchmarks: @Sendable () -> Void = {
                 try await group.waitForAll()
             }
         }
+        httpCacheWireBenchmarks(nginx: nginx, configuration: configuration)
     case .failure(is NginxServer.NotInstalled):
         print("nginx is not installed: the GET rows against nginx are left out")
     case .failure(let error):
@@ -172,6 +173,8 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try await unwindowed.download(large, to: destination))
         }
     }
+
+    httpCacheLocalBenchmarks()
 
     // The provider's own work, I/O excluded: a stub session answering at once, decoding a small JSON.
     let body = Data(#"{"title":"Wonka","year":2023}"#.utf8)

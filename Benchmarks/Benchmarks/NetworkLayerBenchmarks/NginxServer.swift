@@ -16,6 +16,8 @@ import Foundation
 final class NginxServer: @unchecked Sendable {
     // @unchecked Sendable: set once in `init`, then only read; the process and pipe are kept alive here.
     let baseURL: URL
+    /// Where nginx logs the bytes it sent for `/mib.bin`, one request a line.
+    let mebibyteLog: URL
     private let process: Process
     private let input: Pipe
 
@@ -35,6 +37,10 @@ final class NginxServer: @unchecked Sendable {
         let html = folder.appendingPathComponent("html")
         try FileManager.default.createDirectory(at: html, withIntermediateDirectories: true)
         try Data(#"{"title":"Wonka","year":2023}"#.utf8).write(to: html.appendingPathComponent("json"))
+        // The HTTP cache's rows: 1 MiB that must be revalidated on every use (nginx sends an ETag and a
+        // Last-Modified for static files, and answers a matching If-None-Match with a 304).
+        try Data(count: 1 << 20).write(to: html.appendingPathComponent("mib.bin"))
+        let mebibyteLog = folder.appendingPathComponent("mib.log")
         let port = try Self.freePort()
         let configuration = """
             worker_processes 1;
@@ -52,7 +58,15 @@ final class NginxServer: @unchecked Sendable {
                 fastcgi_temp_path \(folder.path)/fastcgi;
                 uwsgi_temp_path \(folder.path)/uwsgi;
                 scgi_temp_path \(folder.path)/scgi;
-                server { listen 127.0.0.1:\(port); root \(html.path); }
+                log_format sent '$bytes_sent';
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(html.path);
+                    location = /mib.bin {
+                        access_log \(mebibyteLog.path) sent;
+                        add_header Cache-Control "max-age=0";
+                    }
+                }
             }
             """
         let configurationFile = folder.appendingPathComponent("nginx.conf")
@@ -72,9 +86,16 @@ final class NginxServer: @unchecked Sendable {
         try process.run()
         guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw URLError(.badURL) }
         baseURL = url
+        self.mebibyteLog = mebibyteLog
         self.process = process
         self.input = input
         try Self.waitUntilServing(url.appendingPathComponent("json"))
+    }
+
+    /// The bytes nginx has sent for `/mib.bin` so far, headers included: what went on the wire.
+    func mebibyteBytesSent() -> Int {
+        let log = (try? String(contentsOf: mebibyteLog, encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").reduce(0) { $0 + (Int($1) ?? 0) }
     }
 
     /// A port no one listens on right now, from the kernel.

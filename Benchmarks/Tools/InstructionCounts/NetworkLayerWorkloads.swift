@@ -1,3 +1,4 @@
+import CacheKit
 import Dispatch
 import Foundation
 import NetworkLayer
@@ -40,6 +41,34 @@ func networkLayerWorkloads() -> [Workload] {
                 waiting {
                     for _ in 0..<count { blackHole(try? await provider.send(endpoint)) }
                 }
+            }
+        },
+        // The HTTP cache's fresh hit through the provider (no request reaches the session), beside a
+        // CacheKit memory hit of the same body.
+        Workload(name: "request-fresh-hit-httpcache") {
+            let url = URL(string: "https://api.example.com/movies/1") ?? URL(fileURLWithPath: "/")
+            guard
+                let fresh = HTTPURLResponse(
+                    url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                    headerFields: ["Cache-Control": "max-age=31536000", "Content-Type": "application/json"])
+            else { fatalError("HTTPURLResponse could not be built for \(url)") }
+            var configuration = NetworkProvider.Configuration()
+            configuration.httpCache = HTTPCache()
+            let provider = NetworkProvider(
+                session: StubSession { _ in (movieJSON, fresh) }, configuration: configuration)
+            let endpoint = Endpoint<Data>(url: url)
+            waiting { _ = try? await provider.send(endpoint) }
+            return { count in
+                waiting {
+                    for _ in 0..<count { blackHole(try? await provider.send(endpoint)) }
+                }
+            }
+        },
+        Workload(name: "memory-hit-same-body-cachekit") {
+            let memory = MemoryStorage<String, Data>()
+            memory.store(movieJSON, forKey: "https://api.example.com/movies/1")
+            return { count in
+                for _ in 0..<count { blackHole(memory.value(forKey: "https://api.example.com/movies/1")) }
             }
         },
         Workload(name: "request-over-stub-decode-only") {

@@ -8,8 +8,12 @@ import Foundation
 public struct CachedHTTPResponse: Sendable, Hashable {
     /// The status code: 200, or another status RFC 9111 lets a cache store.
     public var statusCode: Int
-    /// The response's header fields, names lowercased.
-    public var headers: [String: String]
+    /// The response's header fields, names lowercased (names set in another case are lowercased).
+    public var headers: [String: String] {
+        didSet {
+            if headers.keys.contains(where: { $0 != $0.lowercased() }) { headers = Self.lowercased(headers) }
+        }
+    }
     /// The body.
     public var body: Data
     /// When the request that got this answer was sent (RFC 9111's `request_time`).
@@ -34,8 +38,7 @@ public struct CachedHTTPResponse: Sendable, Hashable {
         variants: [String: String] = [:]
     ) {
         self.statusCode = statusCode
-        self.headers = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.headers = Self.lowercased(headers)
         self.body = body
         self.requestDate = requestDate
         self.responseDate = responseDate
@@ -48,8 +51,13 @@ public struct CachedHTTPResponse: Sendable, Hashable {
             + variants.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
     }
 
-    /// The value of a header field, by its name in any case.
+    /// The value of a header field, by its lowercase name.
     func header(_ name: String) -> String? {
-        headers[name.lowercased()]
+        headers[name]
+    }
+
+    /// `headers` with their names lowercased; of names that differ only in case, one value is kept.
+    private static func lowercased(_ headers: [String: String]) -> [String: String] {
+        Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -22,8 +22,12 @@ extension HTTPCache {
         // URLCache (Apple platforms) must never answer in this cache's place.
         request.cachePolicy = .reloadIgnoringLocalCacheData
         let method = request.httpMethod?.uppercased() ?? "GET"
-        let control = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
-        guard method == "GET", !control.noStore, !Self.hasOwnConditions(request), let key = CacheKey(request)
+        // The request's own fields, looked up once by lowercase name (most requests have a few or none).
+        let fields = Dictionary(
+            (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) },
+            uniquingKeysWith: { $1 })
+        let control = CacheControl(fields["cache-control"])
+        guard method == "GET", !control.noStore, !Self.hasOwnConditions(fields), let key = CacheKey(request)
         else {
             let answer = try await next(request)
             if Self.invalidatingMethods.contains(method), answer.1.statusCode < 400,
@@ -38,7 +42,9 @@ extension HTTPCache {
         }
         count { $0.requestCount += 1 }
         let stored = store.response(forKey: key.value).flatMap { entry in
-            entry.variants == CacheKey.variants(named: Array(entry.variants.keys), in: request) ? entry : nil
+            entry.variants.isEmpty
+                || entry.variants == CacheKey.variants(named: Array(entry.variants.keys), in: request)
+                ? entry : nil
         }
         var rule = exchange.policy.rule
         if control.noCache, rule == .useProtocol { rule = .revalidate }
@@ -202,9 +208,10 @@ extension HTTPCache {
 
     /// Whether the caller set validators or a range of its own: then its `304` or `206` is its own
     /// business, and the cache stays out.
-    private static func hasOwnConditions(_ request: URLRequest) -> Bool {
-        ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
-            .contains { request.value(forHTTPHeaderField: $0) != nil }
+    private static func hasOwnConditions(_ fields: [String: String]) -> Bool {
+        !fields.isEmpty
+            && ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range"]
+                .contains { fields[$0] != nil }
     }
 
     /// `request` with `stored`'s validators: `If-None-Match` for an `ETag` (at most
