@@ -42,6 +42,11 @@ def parse(path):
                 worst = cells[-2] if len(cells) >= 2 else ""
                 if re.fullmatch(r"[0-9]+", worst):
                     results[name]["peak_worst_mb"] = round(int(worst) * scale, 1)
+            elif label.startswith("bytes on the wire"):
+                # A custom metric, printed in thousands (K) or millions (M).
+                unit = re.search(r"\(([KMG])\)\s*$", label)
+                scale = {"K": 1_000, "M": 1_000_000, "G": 1_000_000_000}[unit.group(1)] if unit else 1
+                results[name]["wire_bytes"] = int(p50) * scale
             elif label.startswith("Malloc (total)"):
                 results[name]["mallocs"] = int(p50)
             elif label.startswith("Throughput"):
@@ -167,6 +172,26 @@ def main():
              f"{provider['peak_mb']} MB median, {provider.get('peak_worst_mb', '?')} MB worst "
              f"(one request: {r[f'{name}: NetworkProvider, one request']['peak_mb']} MB)",
              provider.get("peak_worst_mb", provider["peak_mb"]) < 32)
+    ten = "HTTP cache, nginx, 10 fetches of 1 MiB (max-age=0, ETag)"
+    if f"{ten}: NetworkProvider + HTTPCache" in r:
+        cached, plain = r[f"{ten}: NetworkProvider + HTTPCache"], r[f"{ten}: NetworkProvider, no cache"]
+        url_cache = r[f"{ten}: URLSession + URLCache"]
+        goal("NetworkLayer", "HTTP cache: 10 fetches of 1 MiB revalidated each time, bytes on the wire",
+             "≤ 1.1 MiB", f"{cached['wire_bytes']:,} bytes (no cache: {plain['wire_bytes']:,}; URLSession + "
+             f"URLCache: {url_cache['wire_bytes']:,})", cached["wire_bytes"] <= 1.1 * (1 << 20))
+        one = "HTTP cache, nginx, one fetch of 1 MiB"
+        revalidated, full = t(f"{one}: revalidated (304)"), t(f"{one}: full (200)")
+        floor = t(f"{one}: URLSession conditional GET (304)")
+        goal("NetworkLayer", "HTTP cache: a revalidated fetch (304) vs a full fetch of 1 MiB", "≤ 0.3x",
+             f"{show_time(revalidated)} vs {show_time(full)}: {revalidated / full:.2f}x (URLSession's own 304: "
+             f"{floor / full:.2f}x)", revalidated / full <= 0.3)
+    if "HTTP cache, fresh hit: NetworkProvider + HTTPCache" in r:
+        hit, memory = t("HTTP cache, fresh hit: NetworkProvider + HTTPCache"), t("HTTP cache, fresh hit: CacheKit MemoryStorage")
+        goal("NetworkLayer", "HTTP cache: a fresh hit", "≤ 2x a CacheKit memory hit of the same body",
+             f"{show_time(hit)} vs {show_time(memory)}: {hit / memory:.0f}x", hit / memory <= 2)
+        offline = t("HTTP cache, offline with a stale entry: NetworkProvider + HTTPCache + RetryMiddleware")
+        goal("NetworkLayer", "HTTP cache: offline, an accepted stale answer with RetryMiddleware", "≤ 50 ms",
+             show_time(offline), offline <= 50_000_000)
     overhead = t("Decode: NetworkProvider over a stub session") - t("Decode: raw JSONDecoder")
     goal("NetworkLayer", "per-request overhead, I/O excluded", "< 20 µs", show_time(overhead), overhead < 20_000)
     print("\n| module | operation | goal | measured | |")

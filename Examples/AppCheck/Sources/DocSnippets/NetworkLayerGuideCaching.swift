@@ -6,9 +6,9 @@ import Foundation  //-
 import NetworkLayer
 
 enum NetworkLayerCachingGuide {  //-
-    static func offlineFirst(cachesFolder: URL) async throws -> String {  //-
+    static func offlineFirst() async throws -> String {  //-
         var banner = ""  //-
-        let cache = HTTPCache(store: try DiskHTTPCacheStore(directory: cachesFolder.appendingPathComponent("http")))
+        let cache = HTTPCache(store: MemoryHTTPCacheStore(byteLimit: 20 << 20))   // or on disk: below
         var configuration = NetworkProvider.Configuration()
         configuration.httpCache = cache
         let provider = NetworkProvider(middlewares: [RetryMiddleware()], configuration: configuration)

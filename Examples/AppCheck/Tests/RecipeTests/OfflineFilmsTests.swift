@@ -33,25 +33,51 @@ struct OfflineFilmsTests {
     @Test func anAnswerFromTheNetworkIsFreshAndKept() async throws {
         let answer = try await films(.json(pageJSON(["Harbin"]))).search("Harbin")
         #expect(answer.value.films.map(\.title) == ["Harbin"])
-        #expect(answer.savedAt == nil)
+        #expect(answer.age == nil)
     }
 
     @Test func offlineTheLastAnswerComesBackWithWhenItWasSaved() async throws {
         // Given an answer kept three hours ago
-        let saved = time.now
         _ = try await films(.json(pageJSON(["Harbin"]))).search("Harbin")
         time.advance(3 * 3_600)
         // When the network is gone (a new launch: a new repository over the same folder)
         let offline = try films(.failing(URLError(.notConnectedToInternet)))
         let answer = try await offline.search("Harbin")
-        // Then the kept answer comes back, saying when it was saved and why
+        // Then the kept answer comes back, saying how old it is and why
         #expect(answer.value.films.map(\.title) == ["Harbin"])
-        #expect(answer.savedAt == saved)
-        #expect(answer.networkError != nil)
+        #expect(answer.age == .seconds(3 * 3_600))
+        #expect(answer.networkError?.isOffline == true)
+    }
+
+    @Test func offlineTheKeptAnswerComesWithoutTheRetriesBackoff() async throws {
+        // Given an answer kept an hour ago, and a provider that retries with recorded waits
+        let waits = Waits()
+        let time = time
+        let retrying = { (session: StubSession) in
+            try OfflineFilms(
+                provider: NetworkProvider(session: session, middlewares: [RetryMiddleware(sleep: { waits.add($0) })]),
+                folder: self.folder.url, clock: CacheClock { time.now })
+        }
+        _ = try await retrying(.json(pageJSON(["Harbin"]))).search("Harbin")
+        time.advance(3_600)
+        // When the network is gone
+        let answer = try await retrying(.failing(URLError(.notConnectedToInternet))).search("Harbin")
+        // Then the kept answer came at once: the retry middleware never waited
+        #expect(answer.age == .seconds(3_600))
+        #expect(waits.count == 0)
     }
 
     @Test func offlineWithNothingKeptTheNetworksErrorIsThrown() async throws {
         let offline = try films(.failing(URLError(.notConnectedToInternet)))
         await #expect(throws: NetworkError.self) { try await offline.search("never asked") }
     }
+}
+
+/// The waits a retry middleware asked for.
+nonisolated final class Waits: @unchecked Sendable {
+    // @unchecked Sendable: `waits` is only read and written under `lock`.
+    private let lock = NSLock()
+    private var waits: [Duration] = []
+    var count: Int { lock.withLock { waits.count } }
+    func add(_ wait: Duration) { lock.withLock { waits.append(wait) } }
 }

@@ -1,6 +1,6 @@
 // swift-format-ignore-file
-// The docs' code, laid out as the page shows it (see DocSnippets.swift): Docs/NetworkLayer.md's disk
-// store for the HTTP cache.
+// Docs/NetworkLayer.md quotes this file line for line: the disk store recipe 3's HTTP cache keeps its
+// answers in.
 import CacheKit
 import NetworkLayer
 import Foundation  //-
