@@ -55,7 +55,8 @@ struct OfflineFilmsTests {
         let time = time
         let retrying = { (session: StubSession) in
             try OfflineFilms(
-                provider: NetworkProvider(session: session, middlewares: [RetryMiddleware(sleep: { waits.add($0) })]),
+                provider: NetworkProvider(
+                    session: session, middlewares: [RetryMiddleware(sleep: { waits.add($0) })]),
                 folder: self.folder.url, clock: CacheClock { time.now })
         }
         _ = try await retrying(.json(pageJSON(["Harbin"]))).search("Harbin")
