@@ -159,16 +159,29 @@ public final class NetworkProvider: Sendable {
         let request = try endpoint.makeRequest()
         var context = endpoint.context
         if let cache = configuration.httpCache {
-            context.cacheExchange = CacheExchange(cache: cache, policy: endpoint.cachePolicy) { data, http in
-                (try? Self.decode(data, http, for: endpoint)) != nil
-            }
+            context.cacheExchange = CacheExchange(
+                cache: cache, policy: endpoint.cachePolicy, added: transport.addedCredentials(for:)
+            ) { data, http in (try? Self.decode(data, http, for: endpoint)) != nil }
         }
         let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
         return try await observing(request, context: context) {
             let (data, http) = try await exchange(request, context: context) { [transport] request, record in
                 try await transport.data(request, rules: rules, record: record)
             }
-            var response = try Self.decode(data, http, for: endpoint)
+            let decoded: NetworkResponse<Response>
+            do {
+                decoded = try Self.decode(data, http, for: endpoint)
+            } catch {
+                guard let refused = context.cacheExchange?.refused() else { throw error }
+                // A stored answer the endpoint refuses (an app update changed the type, say) is removed;
+                // a stale one stood in for a failure, which is the news; a fresh one is asked for again.
+                if case .staleAfterError(_, let failure) = refused { throw failure }
+                guard endpoint.cachePolicy.rule != .onlyIfCached else { throw NetworkError.notCached }
+                var again = endpoint
+                again.cachePolicy.rule = .reload
+                return try await self.response(for: again)
+            }
+            var response = decoded
             response.metrics = context.metrics.attempts
             if let cache = context.cacheExchange { response.source = cache.commit() }
             return response

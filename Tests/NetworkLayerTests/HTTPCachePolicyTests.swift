@@ -189,3 +189,111 @@ private func closedState(of id: String, on server: TestServer) -> Int? {
     guard let data = try? Data(contentsOf: url) else { return nil }
     return try? JSONDecoder().decode(Closed.self, from: data).closed
 }
+
+/// What the review of the first cut found: each a behaviour the docs promise.
+@Suite("HTTP cache: edges")
+struct HTTPCacheEdgeTests {
+    @Test func cacheThenNetworkThrowsOfflineEvenWhenTheServerAllowsStaleIfError() async throws {
+        // Given a stored answer whose server allows a day of stale-if-error, and a device that goes offline
+        let world = try await CacheWorld()
+        let network = OfflineSwitch()
+        let provider = world.provider(session: network)
+        let query = ["cc": "max-age=60, stale-if-error=86400"]
+        _ = try await provider.send(world.resource(query))
+        world.date.advance(seconds: 120)
+        network.goOffline()
+        // When a view model reads cache, then network
+        var received: [ResponseSource] = []
+        let failure = await error {
+            for try await answer in provider.responses(for: world.resource(query)) {
+                received.append(answer.source)
+            }
+        }
+        // Then the stored answer once, then the offline error: not the same answer a second time
+        #expect(received.count == 1)
+        #expect((failure as? NetworkError)?.isOffline == true)
+    }
+
+    @Test func aStaleWhileRevalidateHitReportsNoAttemptOfItsOwn() async throws {
+        // Given an answer servable stale while it is revalidated, and a recorder of events
+        let world = try await CacheWorld()
+        let events = Recorder<String>()
+        var configuration = NetworkProvider.Configuration()
+        configuration.httpCache = world.cache
+        configuration.onEvent = { event in
+            switch event {
+            case .started: events.append("started")
+            case .retried: events.append("retried")
+            case .finished: events.append("finished")
+            case .failed: events.append("failed")
+            @unknown default: events.append("other")
+            }
+        }
+        let provider = NetworkProvider(
+            session: URLSession(configuration: .ephemeral), configuration: configuration)
+        let later = HTTPDates.format(world.date.now.addingTimeInterval(120))
+        let query = ["cc": "max-age=60, stale-while-revalidate=600", "etag": "version", "date": later]
+        _ = try await provider.send(world.resource(query))
+        world.date.advance(seconds: 120)
+        let before = events.values.count
+        // When it is served stale and revalidated in the background
+        let stale = try await provider.response(for: world.resource(query))
+        #expect(
+            await eventually { world.cache.refreshingCount == 0 && world.cache.statistics.networkCount == 2 })
+        // Then the request reported no attempt, and finished once: the revalidation is not its attempt
+        #expect(stale.metrics.isEmpty)
+        #expect(Array(events.values.dropFirst(before)) == ["finished"], "\(events.values)")
+    }
+
+    @Test func aStoredAnswerTheEndpointNoLongerReadsIsReplaced() async throws {
+        // Given a fresh stored answer of version 1, and an app update that reads version 2 and later only
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        _ = try await provider.send(world.resource(["cc": "max-age=100"]))
+        try await world.change(version: 2)
+        var updated = world.resource(["cc": "max-age=100"])
+        updated.validate = { data, _ in
+            if (try? JSONDecoder().decode(CachedResource.self, from: data))?.version == 1 {
+                throw URLError(.cannotDecodeContentData)
+            }
+        }
+        // When the updated app asks
+        let answer = try await provider.response(for: updated)
+        // Then the stored answer it refuses is dropped and the server asked again
+        #expect(answer.value.version == 2)
+        #expect(answer.source.isFromCache == false)
+        #expect(try await world.log().count == 2)
+    }
+
+    @Test(arguments: [HTTPMethod.put, .patch, .delete])
+    func aSuccessfulUnsafeMethodInvalidatesTheStoredGET(_ method: HTTPMethod) async throws {
+        // Given a fresh stored answer
+        let world = try await CacheWorld()
+        let provider = world.provider()
+        _ = try await provider.send(world.resource(["cc": "max-age=100"]))
+        // When the method succeeds on the same URL
+        var unsafe = world.resource(["cc": "max-age=100"])
+        unsafe.method = method
+        unsafe.decode = { _, _ in CachedResource(id: "", version: 0, lang: "") }
+        unsafe.acceptableStatusCodes = 200...599
+        _ = try? await provider.send(unsafe)
+        // Then the next GET goes to the server
+        #expect(world.store.count == 0)
+    }
+
+    @Test func aNotModifiedWithoutADateDoesNotLeaveTheAnswerOld() throws {
+        // Given an answer stored with an old Date and Age, and a 304 that carries neither
+        let sent = Date(timeIntervalSince1970: 1_800_000_000)
+        let stored = CachedHTTPResponse(
+            statusCode: 200,
+            headers: ["Date": "Wed, 15 Jan 2027 08:00:00 GMT", "Age": "50", "Cache-Control": "max-age=60"],
+            body: Data(), requestDate: sent, responseDate: sent)
+        let notModified = try #require(
+            HTTPURLResponse(url: exampleURL, statusCode: 304, httpVersion: "HTTP/1.1", headerFields: [:]))
+        // When it is confirmed an hour later
+        let later = sent.addingTimeInterval(3_600)
+        let confirmed = stored.revalidated(by: notModified, requestDate: later, responseDate: later)
+        // Then it is fresh again: its age counts from the 304
+        #expect(Freshness(of: confirmed, at: later, heuristicFraction: 0.1).isFresh)
+    }
+}

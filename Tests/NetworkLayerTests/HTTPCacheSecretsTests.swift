@@ -116,8 +116,8 @@ struct HTTPCacheSecretsTests {
                 storing: http, body: Data(), for: URLRequest(url: exampleURL), requestDate: Date(),
                 responseDate: Date()))
         // Then the cookie and the key-like field are not in it
-        #expect(stored.headers["set-cookie"] == nil)
-        #expect(stored.headers["x-api-key"] == nil)
-        #expect(stored.headers["cache-control"] == "max-age=60")
+        #expect(stored.header("set-cookie") == nil)
+        #expect(stored.header("x-api-key") == nil)
+        #expect(stored.header("cache-control") == "max-age=60")
     }
 }

@@ -31,6 +31,9 @@ public struct CachePolicy: Sendable, Hashable {
     /// ``ResponseSource/staleAfterError(age:error:)``. A response marked `must-revalidate` or `no-cache`
     /// is never answered stale.
     public var maximumStalenessOnError: Duration?
+    /// Whether a stale answer may stand in for a failure at all (`false` for the network step of
+    /// ``NetworkProvider/responses(for:)``, which has yielded the stored answer already).
+    var servesStaleOnError = true
 
     /// Creates a policy.
     /// - Parameters:

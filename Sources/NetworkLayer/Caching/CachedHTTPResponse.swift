@@ -3,17 +3,15 @@ import Foundation
 /// One stored answer of an ``HTTPCache``: what an ``HTTPCacheStore`` keeps.
 ///
 /// It holds no secret the request carried: header fields that carry credentials, `Set-Cookie` and the
-/// hop-by-hop fields are not kept, the request's URL is not kept at all, and where a `Vary` field names
-/// a credential header, only a SHA-256 digest of its value is kept. A store may write it anywhere.
+/// hop-by-hop fields are not kept, a credential inside another field's value is hidden, the request's
+/// URL is not kept at all, and where a `Vary` field names a credential header, only a SHA-256 digest of
+/// its value is kept. A store may write it anywhere.
 public struct CachedHTTPResponse: Sendable, Hashable {
     /// The status code: 200, or another status RFC 9111 lets a cache store.
     public var statusCode: Int
-    /// The response's header fields, names lowercased (names set in another case are lowercased).
-    public var headers: [String: String] {
-        didSet {
-            if headers.keys.contains(where: { $0 != $0.lowercased() }) { headers = Self.lowercased(headers) }
-        }
-    }
+    /// The response's header fields, names as the server sent them (the cache reads them without regard
+    /// to case), so an answer from the store reads as the network's did.
+    public var headers: [String: String]
     /// The body.
     public var body: Data
     /// When the request that got this answer was sent (RFC 9111's `request_time`).
@@ -28,7 +26,7 @@ public struct CachedHTTPResponse: Sendable, Hashable {
     /// Creates a stored answer.
     /// - Parameters:
     ///   - statusCode: The status.
-    ///   - headers: The response's header fields; names are lowercased.
+    ///   - headers: The response's header fields.
     ///   - body: The body.
     ///   - requestDate: When the request was sent.
     ///   - responseDate: When the answer arrived.
@@ -38,7 +36,7 @@ public struct CachedHTTPResponse: Sendable, Hashable {
         variants: [String: String] = [:]
     ) {
         self.statusCode = statusCode
-        self.headers = Self.lowercased(headers)
+        self.headers = headers
         self.body = body
         self.requestDate = requestDate
         self.responseDate = responseDate
@@ -51,13 +49,20 @@ public struct CachedHTTPResponse: Sendable, Hashable {
             + variants.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
     }
 
-    /// The value of a header field, by its lowercase name.
+    /// The value of a header field, by its name in any case.
     func header(_ name: String) -> String? {
-        headers[name]
+        if let value = headers[name] { return value }
+        return headers.first { Self.sameFieldName($0.key, name) }?.value
     }
 
-    /// `headers` with their names lowercased; of names that differ only in case, one value is kept.
-    private static func lowercased(_ headers: [String: String]) -> [String: String] {
-        Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+    /// Whether two field names are the same, ASCII letters compared without case (RFC 9110 section
+    /// 5.1), without Foundation's slower locale-aware comparison.
+    static func sameFieldName(_ first: String, _ second: String) -> Bool {
+        guard first.utf8.count == second.utf8.count else { return false }
+        return zip(first.utf8, second.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        (65...90).contains(byte) ? byte + 32 : byte
     }
 }

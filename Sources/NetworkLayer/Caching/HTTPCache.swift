@@ -19,8 +19,14 @@ import Foundation
 /// It runs as the innermost step of the provider's chain, after every middleware (so it sees the
 /// request with its credentials) and before the transport; each attempt a middleware makes goes
 /// through it. Answers to requests that carried credentials are kept apart by a digest of those
-/// credentials, so one user's answer is never served to another. Only answers the endpoint accepted
-/// (status, `validate` hook, decoding) are stored. Streams, downloads and uploads do not use it.
+/// credentials (with a `URLSession`, the headers and cookies the session adds too), so one user's answer
+/// is never served to another; an app whose tokens rotate names the user instead (`partition`). Only
+/// answers the endpoint accepted (status, `validate` hook, decoding) are stored. Streams, downloads and
+/// uploads do not use it.
+///
+/// Credentials a session answers a challenge with (a `URLCredential` from its delegate) are not seen
+/// here: give such an app a `partition`, or a cache per user. At logout, call ``removeAll()``: a write
+/// that began before it is dropped.
 public final class HTTPCache: Sendable {
     /// What the cache has done since it was made (OkHttp's counts).
     public struct Statistics: Sendable, Hashable {
@@ -41,38 +47,52 @@ public final class HTTPCache: Sendable {
     public let heuristicFraction: Double
     /// What time it is; tests inject one.
     let now: @Sendable () -> Date
+    /// Who an answer belongs to, when the app says (see ``init(store:heuristicFraction:partition:now:)``).
+    let partition: (@Sendable (URLRequest) -> String?)?
     private let counts = Locked(Statistics())
     private let refreshing = Locked(Set<String>())
+    /// How many times ``removeAll()`` ran: a write that began before the latest is dropped.
+    private let generation = Locked(0)
 
     /// Creates a cache.
     /// - Parameters:
     ///   - store: Where answers are kept; a 10 MiB ``MemoryHTTPCacheStore`` by default.
     ///   - heuristicFraction: 0.1 by default; clamped to `0...1` (NaN is 0.1).
+    ///   - partition: Who the answer to a request belongs to (a user's id), or `nil` for the default: the
+    ///     SHA-256 of the credentials the request carries. Name the user when the credentials change
+    ///     while the user stays (an access token refreshed every hour would otherwise leave every earlier
+    ///     answer out of reach, offline included), or when they are added where the cache cannot see them
+    ///     (a challenge's `URLCredential`). `nil` (none) by default.
     ///   - now: The clock; `Date.init` by default. Tests pass their own.
     public init(
         store: any HTTPCacheStore = MemoryHTTPCacheStore(), heuristicFraction: Double = 0.1,
-        now: @escaping @Sendable () -> Date = Date.init
+        partition: (@Sendable (URLRequest) -> String?)? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.heuristicFraction = heuristicFraction.isNaN ? 0.1 : min(max(heuristicFraction, 0), 1)
+        self.partition = partition
         self.now = now
     }
 
     /// The counts so far.
     public var statistics: Statistics { counts.withLock { $0 } }
 
-    /// The key the answer to `request` is stored under: `public` or a digest of the request's
-    /// credentials, a space, and the URL without its credential query items, user info or fragment.
-    /// For finding or removing one answer in a store of your own.
-    /// - Parameter request: A request as the provider sends it (after your middlewares).
-    /// - Returns: The key, or `nil` for a request without a URL.
-    public static func key(for request: URLRequest) -> String? {
-        CacheKey(request)?.value
+    /// Removes every stored answer; an answer whose request began before this call is not stored after
+    /// it (call it at logout).
+    public func removeAll() {
+        generation.withLock { $0 += 1 }
+        store.removeAll()
     }
 
-    /// Removes every stored answer.
-    public func removeAll() {
-        store.removeAll()
+    /// The current generation, taken when a request begins.
+    var currentGeneration: Int { generation.withLock { $0 } }
+
+    /// Stores `response` under `key`, unless ``removeAll()`` ran since `started`.
+    func store(_ response: CachedHTTPResponse, forKey key: String, startedIn started: Int) {
+        guard currentGeneration == started else { return }
+        store.store(response, forKey: key)
+        // A removeAll() that ran while it was written may have missed it.
+        if currentGeneration != started { store.removeResponse(forKey: key) }
     }
 
     /// Counts what a request did.

@@ -1,11 +1,12 @@
 /// Where an ``HTTPCache`` keeps its answers: memory (``MemoryHTTPCacheStore``), a disk store of the
 /// app's (Docs/NetworkLayer.md shows one over CacheKit's `DiskStorage` in a few lines), or anything else.
 ///
-/// Keys are the cache's: a partition (the digest of the request's credentials, or `public`) and the URL
-/// without its credential query items, never a secret. The methods are called on the request's task,
-/// synchronously; a store that cannot read or write answers `nil` or drops the write (a cache that
-/// fails is a miss, never the request's failure). A store bounds itself: one that keeps everything it is
-/// given grows without limit.
+/// Keys are the cache's: a partition (the digest of the request's credentials, the app's own, or
+/// `public`) and the URL without its credentials, never a secret. The methods are called synchronously,
+/// from the request's task or a background revalidation's, possibly from several at once: a store is
+/// thread-safe, and a slow one (disk) holds that task's thread while it reads. A store that cannot read
+/// or write answers `nil` or drops the write (a cache that fails is a miss, never the request's failure).
+/// A store bounds itself: one that keeps everything it is given grows without limit.
 public protocol HTTPCacheStore: Sendable {
     /// The answer stored under `key`, or `nil`.
     /// - Parameter key: The cache's key.

@@ -35,7 +35,8 @@ extension NetworkProvider {
                     }
                     var fresh = endpoint
                     fresh.cachePolicy.rule = .revalidate
-                    if yielded { fresh.cachePolicy.maximumStalenessOnError = nil }
+                    // The stored answer was shown: the network's failure is the news, not that answer again.
+                    if yielded { fresh.cachePolicy.servesStaleOnError = false }
                     continuation.yield(try await response(for: fresh))
                     continuation.finish()
                 } catch {

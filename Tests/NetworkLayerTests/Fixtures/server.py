@@ -48,7 +48,7 @@ Routes:
                                   64 KiB, when -1 or missing); challenge=1 adds `WWW-Authenticate: Basic`
   GET|POST /auth?user=&password=  401 with `WWW-Authenticate: Basic` unless the request carries those
                                   credentials, then {"user": user}
-  GET  /cached?id=&cc=&etag=&lastModified=&vary=&date=&age=&expires=&always304=&notModifiedHeaders=
+  GET|POST|PUT|PATCH|DELETE /cached?id=&cc=&etag=&lastModified=&vary=&date=&age=&expires=&always304=&notModifiedHeaders=
                                   a resource for the HTTP cache tests: {"id", "version", "lang"} with
                                   those headers (etag=version sends "v<version>"); a matching
                                   If-None-Match (or, without an ETag, If-Modified-Since) gets a 304 with
@@ -104,6 +104,16 @@ class Handler(BaseHTTPRequestHandler):
             self.route()
         else:
             self.send_body(405, b"")
+
+    # PUT, PATCH and DELETE answer as GET does (the HTTP cache's invalidation tests send them to /cached).
+    def do_PUT(self):
+        self.route()
+
+    def do_PATCH(self):
+        self.route()
+
+    def do_DELETE(self):
+        self.route()
 
     def do_POST(self):
         if urllib.parse.urlsplit(self.path).path == "/upload":

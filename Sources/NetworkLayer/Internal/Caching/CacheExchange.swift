@@ -14,30 +14,44 @@ final class CacheExchange: Sendable {
     /// Whether the endpoint accepts a body and response (status check, `validate`, decoding), for an
     /// answer a background revalidation stores with no caller to decode it.
     let accepts: @Sendable (Data, HTTPURLResponse) -> Bool
+    /// The credentials the transport adds to a request below the pipeline (`name=value` lines).
+    let added: @Sendable (URLRequest) -> [String]
+    /// The cache's generation when the request began: nothing is stored if ``HTTPCache/removeAll()`` ran
+    /// since.
+    let generation: Int
 
     private struct State: Sendable {
         var source = ResponseSource.network
         var pending: (key: String, response: CachedHTTPResponse)?
+        /// The key of the stored answer the latest attempt was answered with.
+        var served: String?
     }
 
     private let state = Locked(State())
 
     init(
-        cache: HTTPCache, policy: CachePolicy, accepts: @escaping @Sendable (Data, HTTPURLResponse) -> Bool
+        cache: HTTPCache, policy: CachePolicy, added: @escaping @Sendable (URLRequest) -> [String],
+        accepts: @escaping @Sendable (Data, HTTPURLResponse) -> Bool
     ) {
         self.cache = cache
         self.policy = policy
+        self.added = added
         self.accepts = accepts
+        generation = cache.currentGeneration
     }
 
-    /// Records where the latest attempt's answer came from, and what to store once it is accepted
-    /// (`nil`: nothing; an earlier attempt's pending answer is dropped).
-    func record(_ source: ResponseSource, storing pending: (key: String, response: CachedHTTPResponse)? = nil)
-    {
+    /// Records where the latest attempt's answer came from (the stored answer under `served`, when it is
+    /// one), and what to store once it is accepted (`nil`: nothing; an earlier attempt's pending answer
+    /// is dropped).
+    func record(
+        _ source: ResponseSource, storing pending: (key: String, response: CachedHTTPResponse)? = nil,
+        served: String? = nil
+    ) {
         let replaced = state.withLock { state in
             defer {
                 state.source = source
                 state.pending = pending
+                state.served = served
             }
             return (state.source, state.pending)
         }
@@ -50,7 +64,20 @@ final class CacheExchange: Sendable {
             defer { state.pending = nil }
             return (state.source, state.pending)
         }
-        if let pending { cache.store.store(pending.response, forKey: pending.key) }
+        if let pending { cache.store(pending.response, forKey: pending.key, startedIn: generation) }
+        return source
+    }
+
+    /// After the endpoint refused the answer (status, `validate`, decoding): removes the stored answer it
+    /// came from, if it came from the store, so a stored answer the app can no longer read is not served
+    /// again, and returns where it came from; `nil` for the network's answer.
+    func refused() -> ResponseSource? {
+        let (source, served) = state.withLock { state in
+            defer { state.pending = nil }
+            return (state.source, state.served)
+        }
+        guard let served else { return nil }
+        cache.store.removeResponse(forKey: served)
         return source
     }
 }

@@ -15,6 +15,12 @@ extension CachedHTTPResponse {
         "set-cookie", "set-cookie2", "connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
         "te", "trailer", "transfer-encoding", "upgrade",
     ]
+    /// `value` with every credential in it hidden: a declared value (``Credentials``) or a credential
+    /// query item (`?serviceKey=…` in a `Link` or `Content-Location`), so none reaches the store.
+    static func withoutCredentials(_ value: String) -> String {
+        Redaction.redact(text: value)
+    }
+
     /// Fields a `304` may not change: they describe the stored body (RFC 9111 section 3.2).
     static let bodyFields: Set<String> = [
         "content-length", "content-type", "content-encoding", "content-range", "etag",
@@ -32,18 +38,20 @@ extension CachedHTTPResponse {
         var headers: [String: String] = [:]
         var headerBytes = 0
         for (name, value) in http.allHeaderFields {
-            let name = "\(name)".lowercased()
+            let name = "\(name)"
             let value = "\(value)"
             headerBytes += name.utf8.count + value.utf8.count
             guard headerBytes <= Self.mostHeaderBytes else { return nil }
-            guard !Self.unstoredFields.contains(name), !Redaction.isSensitive(headerName: name) else {
-                continue
-            }
-            headers[name] = value
+            guard !Self.unstoredFields.contains(name.lowercased()), !Redaction.isSensitive(headerName: name)
+            else { continue }
+            headers[name] = Self.withoutCredentials(value)
         }
-        guard !CacheControl(headers["cache-control"]).noStore else { return nil }
+        let fields = CachedHTTPResponse(
+            statusCode: http.statusCode, headers: headers, body: Data(), requestDate: requestDate,
+            responseDate: responseDate)
+        guard !CacheControl(fields.header("cache-control")).noStore else { return nil }
         var varied: [String] = []
-        if let vary = headers["vary"] {
+        if let vary = fields.header("vary") {
             for name in vary.split(separator: ",") {
                 let name = Substring(name).trimmingSpaces.lowercased()
                 guard name != "*", varied.count < Self.mostVaryNames else { return nil }
@@ -63,12 +71,23 @@ extension CachedHTTPResponse {
         updated.requestDate = requestDate
         updated.responseDate = responseDate
         var headers = self.headers
+        var sent: Set<String> = []
         for (name, value) in http.allHeaderFields {
-            let name = "\(name)".lowercased()
-            guard !Self.unstoredFields.contains(name), !Self.bodyFields.contains(name),
-                !Redaction.isSensitive(headerName: name), name != "vary"
+            let name = "\(name)"
+            let lowercase = name.lowercased()
+            sent.insert(lowercase)
+            guard !Self.unstoredFields.contains(lowercase), !Self.bodyFields.contains(lowercase),
+                !Redaction.isSensitive(headerName: name), lowercase != "vary"
             else { continue }
-            headers[name] = "\(value)"
+            for old in headers.keys where Self.sameFieldName(old, name) { headers[old] = nil }
+            headers[name] = Self.withoutCredentials("\(value)")
+        }
+        // A 304 without a Date (or an Age) says nothing of the stored ones, which describe the first
+        // answer: kept, they would make the confirmed answer look as old as that one (RFC 9110 section
+        // 6.6.1 has the recipient supply the date it received the 304, which `responseDate` is).
+        for old in headers.keys
+        where ["date", "age"].contains(old.lowercased()) && !sent.contains(old.lowercased()) {
+            headers[old] = nil
         }
         let bytes = headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
         if bytes <= Self.mostHeaderBytes { updated.headers = headers }

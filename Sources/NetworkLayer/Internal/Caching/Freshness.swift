@@ -23,7 +23,8 @@ struct Freshness: Sendable {
         control = CacheControl(entry.header("cache-control"))
         let responseTime = entry.responseDate.timeIntervalSince1970
         let requestTime = min(entry.requestDate.timeIntervalSince1970, responseTime)
-        let date = entry.header("date").flatMap { RetryAfter.httpDate(from: $0) }?.timeIntervalSince1970
+        let date = entry.header("date").flatMap { RetryAfter.httpDate(from: $0, now: now) }?
+            .timeIntervalSince1970
         let dateValue = date ?? responseTime
         let ageValue = Double(entry.header("age").flatMap { CacheControl.delta(Substring($0)) } ?? 0)
         let apparentAge = Self.clamp(responseTime - dateValue)
@@ -35,10 +36,10 @@ struct Freshness: Sendable {
             lifetime = Double(maxAge)
         } else if let expires = entry.header("expires") {
             // An Expires that is not a date ("0", say) means already expired (RFC 9111 section 5.3).
-            let expiry = RetryAfter.httpDate(from: expires)?.timeIntervalSince1970 ?? dateValue
+            let expiry = RetryAfter.httpDate(from: expires, now: now)?.timeIntervalSince1970 ?? dateValue
             lifetime = Self.clamp(expiry - dateValue)
         } else if Self.heuristicallyCacheable.contains(entry.statusCode),
-            let modified = entry.header("last-modified").flatMap({ RetryAfter.httpDate(from: $0) })
+            let modified = entry.header("last-modified").flatMap({ RetryAfter.httpDate(from: $0, now: now) })
         {
             let sinceModified = Self.clamp(dateValue - modified.timeIntervalSince1970)
             lifetime = min(sinceModified * fraction, Self.longestHeuristicLifetime)

@@ -14,9 +14,11 @@ extension HTTPCache {
     static let longestValidator = 1024
 
     /// Answers `request` from the store, the network through `next`, or both, as the exchange's policy
-    /// and RFC 9111 say, recording where the answer came from in `exchange`.
+    /// and RFC 9111 say, recording where the answer came from in `exchange`. A background revalidation
+    /// (`stale-while-revalidate`) sends through `refresh`, which records no attempt of this request's.
     func answer(
-        _ request: URLRequest, exchange: CacheExchange, next: @escaping NetworkMiddleware.Next
+        _ request: URLRequest, exchange: CacheExchange, next: @escaping NetworkMiddleware.Next,
+        refresh: @escaping NetworkMiddleware.Next
     ) async throws -> (Data, HTTPURLResponse) {
         var request = request
         // URLCache (Apple platforms) must never answer in this cache's place.
@@ -27,15 +29,15 @@ extension HTTPCache {
             (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) },
             uniquingKeysWith: { $1 })
         let control = CacheControl(fields["cache-control"])
-        guard method == "GET", !control.noStore, !Self.hasOwnConditions(fields), let key = CacheKey(request)
+        guard method == "GET", !control.noStore, !Self.hasOwnConditions(fields),
+            let key = key(for: request, exchange: exchange)
         else {
             let answer = try await next(request)
-            if Self.invalidatingMethods.contains(method), answer.1.statusCode < 400,
-                let key = CacheKey(request)
-            {
+            if Self.invalidatingMethods.contains(method), answer.1.statusCode < 400 {
                 var get = request
                 get.httpMethod = "GET"
-                store.removeResponse(forKey: CacheKey(get)?.value ?? key.value)
+                get.httpBody = nil
+                if let key = key(for: get, exchange: exchange) { store.removeResponse(forKey: key.value) }
             }
             exchange.record(.network)
             return answer
@@ -55,18 +57,22 @@ extension HTTPCache {
             switch rule {
             case .onlyIfCached, .returnCacheElseLoad:
                 if let served = serve(
-                    stored, for: request, as: .cache(age: age, isFresh: freshness.isFresh), exchange)
-                {
+                    stored, for: request, as: .cache(age: age, isFresh: freshness.isFresh), exchange, key: key
+                ) {
                     return served
                 }
+                if rule == .onlyIfCached { throw NetworkError.notCached }
             case .useProtocol where Self.satisfies(control, freshness):
                 let source = ResponseSource.cache(age: age, isFresh: freshness.isFresh)
-                if let served = serve(stored, for: request, as: source, exchange) {
+                if let served = serve(stored, for: request, as: source, exchange, key: key) {
                     return served
                 }
-            case .useProtocol where freshness.allowsStaleWhileRevalidating:
-                if let served = serve(stored, for: request, as: .cache(age: age, isFresh: false), exchange) {
-                    refreshInBackground(request, stored: stored, key: key, exchange: exchange, next: next)
+            case .useProtocol
+            where freshness.allowsStaleWhileRevalidating && control.maxAge == nil && control.minFresh == nil:
+                let source = ResponseSource.cache(age: age, isFresh: false)
+                if let served = serve(stored, for: request, as: source, exchange, key: key) {
+                    refreshInBackground(
+                        request, stored: stored, key: key, exchange: exchange, refresh: refresh)
                     return served
                 }
             default:
@@ -98,7 +104,7 @@ extension HTTPCache {
             (data, http) = try await next(sent)
         } catch {
             if let stored, let failure = Self.staleWorthy(error),
-                let served = serveStale(stored, for: request, after: failure, exchange)
+                let served = serveStale(stored, for: request, after: failure, exchange, key: key)
             {
                 return served
             }
@@ -115,14 +121,17 @@ extension HTTPCache {
             let updated = validated.revalidated(
                 by: http, requestDate: requestDate, responseDate: responseDate)
             count { $0.conditionalHitCount += 1 }
-            if let served = serve(updated, for: request, as: .revalidated, exchange, storing: key) {
+            if let served = serve(updated, for: request, as: .revalidated, exchange, key: key, storing: true)
+            {
                 return served
             }
         }
         if Self.staleIfErrorStatuses.contains(http.statusCode), let stored {
             let failure = NetworkError.unacceptableStatus(
                 .init(statusCode: http.statusCode, headers: http.headerFields, body: data, url: http.url))
-            if let served = serveStale(stored, for: request, after: failure, exchange) { return served }
+            if let served = serveStale(stored, for: request, after: failure, exchange, key: key) {
+                return served
+            }
         }
         if let entry = CachedHTTPResponse(
             storing: http, body: data, for: sent, requestDate: requestDate, responseDate: responseDate)
@@ -137,11 +146,11 @@ extension HTTPCache {
         return (data, http)
     }
 
-    /// `stored` as the answer to `request`, recorded as `source` (and stored again under `key`, once
-    /// accepted, when given); `nil` if no response can be made of it.
+    /// `stored`, kept under `key`, as the answer to `request`, recorded as `source` (and stored again,
+    /// once accepted, when `storing`); `nil` if no response can be made of it.
     private func serve(
         _ stored: CachedHTTPResponse, for request: URLRequest, as source: ResponseSource,
-        _ exchange: CacheExchange, storing key: CacheKey? = nil
+        _ exchange: CacheExchange, key: CacheKey, storing: Bool = false
     ) -> (Data, HTTPURLResponse)? {
         guard let url = request.url,
             let http = HTTPURLResponse(
@@ -149,47 +158,59 @@ extension HTTPCache {
             )
         else { return nil }
         count { $0.hitCount += 1 }
-        exchange.record(source, storing: key.map { ($0.value, stored) })
+        exchange.record(source, storing: storing ? (key.value, stored) : nil, served: key.value)
         return (stored.body, http)
     }
 
     /// `stored`, stale, after `failure`, if the response's `stale-if-error` or the policy accepts it.
     private func serveStale(
         _ stored: CachedHTTPResponse, for request: URLRequest, after failure: NetworkError,
-        _ exchange: CacheExchange
+        _ exchange: CacheExchange, key: CacheKey
     ) -> (Data, HTTPURLResponse)? {
+        guard exchange.policy.servesStaleOnError else { return nil }
         let freshness = Freshness(of: stored, at: now(), heuristicFraction: heuristicFraction)
         let accepted = exchange.policy.maximumStalenessOnError.map(\.timeInterval)
         guard freshness.allowsStaleAfterError(accepting: accepted) else { return nil }
         let source = ResponseSource.staleAfterError(age: .seconds(seconds: freshness.age), error: failure)
-        return serve(stored, for: request, as: source, exchange)
+        return serve(stored, for: request, as: source, exchange, key: key)
     }
 
     /// Revalidates `stored` in a task of its own (`stale-while-revalidate`), one at a time per key,
-    /// storing what the server answers if the endpoint accepts it.
+    /// through `refresh` (which records nothing in the request's metrics or events: the request has its
+    /// answer), storing what the server answers if the endpoint accepts it.
     private func refreshInBackground(
         _ request: URLRequest, stored: CachedHTTPResponse, key: CacheKey, exchange: CacheExchange,
-        next: @escaping NetworkMiddleware.Next
+        refresh: @escaping NetworkMiddleware.Next
     ) {
         guard beginRefreshing(key.value) else { return }
         let sent = Self.conditional(request, on: stored)
+        let sentValidators =
+            sent.value(forHTTPHeaderField: "If-None-Match") != nil
+            || sent.value(forHTTPHeaderField: "If-Modified-Since") != nil
         Task { [self] in
             defer { endRefreshing(key.value) }
             count { $0.networkCount += 1 }
             let requestDate = now()
-            guard let (data, http) = try? await next(sent) else { return }
-            if http.statusCode == 304, Self.confirms(http, stored) {
+            guard let (data, http) = try? await refresh(sent) else { return }
+            let started = exchange.generation
+            if http.statusCode == 304 {
+                guard sentValidators, Self.confirms(http, stored) else { return }
                 count { $0.conditionalHitCount += 1 }
-                store.store(
-                    stored.revalidated(by: http, requestDate: requestDate, responseDate: now()),
-                    forKey: key.value)
+                let updated = stored.revalidated(by: http, requestDate: requestDate, responseDate: now())
+                store(updated, forKey: key.value, startedIn: started)
             } else if let entry = CachedHTTPResponse(
                 storing: http, body: data, for: sent, requestDate: requestDate, responseDate: now()),
                 exchange.accepts(data, http)
             {
-                store.store(entry, forKey: key.value)
+                store(entry, forKey: key.value, startedIn: started)
             }
         }
+    }
+
+    /// The key `request`'s answer is kept under: the app's partition, or its credentials' and those the
+    /// transport adds.
+    private func key(for request: URLRequest, exchange: CacheExchange) -> CacheKey? {
+        CacheKey(request, added: exchange.added(request), partition: partition?(request))
     }
 
     /// Whether the stored answer may be used without asking: fresh, or stale within the request's own

@@ -74,7 +74,15 @@ extension NetworkProvider {
         var innermost = instrumented(transport, context: context)
         if let cache = context.cacheExchange {
             let network = innermost
-            innermost = { request in try await cache.cache.answer(request, exchange: cache, next: network) }
+            // A background revalidation's own attempt, recorded apart: the request has its answer.
+            let refresh: NetworkMiddleware.Next = { request in
+                let log = RequestMetricsLog()
+                let attempt = log.begin(bytesSent: Int64(request.httpBody?.count ?? 0))
+                return try await transport(request, AttemptRecord(log: log, number: attempt.attempt))
+            }
+            innermost = { request in
+                try await cache.cache.answer(request, exchange: cache, next: network, refresh: refresh)
+            }
         }
         let chain = middlewares.reversed().reduce(innermost) {
             next, middleware in

@@ -22,7 +22,7 @@ import Foundation
 /// protocol exists), and its tasks must be cancellable (a body past its limit, a stream whose reader
 /// left). Without a cache, a stress test cancelling 150 streams around their end, also under
 /// ThreadSanitizer, has not trapped; that is evidence, not proof. On Apple platforms the configuration's
-/// cache is kept.
+/// cache is kept, unless the provider has an ``HTTPCache`` (then it is dropped too).
 final class TransferSession: Sendable {
     let session: URLSession
     private let delegate: TransferDelegate
@@ -33,10 +33,13 @@ final class TransferSession: Sendable {
 
     /// A session like `base`, or `nil` when `base` is a background session (which allows no data task
     /// and no second session with its identifier).
-    convenience init?(like base: URLSession) {
+    /// With `keepsNoURLCache` (the provider has an ``HTTPCache``), its `URLCache` is dropped on Apple
+    /// platforms too, so no body is kept twice.
+    convenience init?(like base: URLSession, keepsNoURLCache: Bool = false) {
         guard base.configuration.identifier == nil,
             let configuration = base.configuration.copy() as? URLSessionConfiguration
         else { return nil }
+        if keepsNoURLCache { configuration.urlCache = nil }
         self.init(
             configuration: configuration, forwardingChallengesTo: base.delegate, on: base.delegateQueue,
             background: nil)

@@ -48,6 +48,14 @@ protocol Transport: Sendable {
 
     /// Lets running transfers finish and releases what the transport made.
     func invalidate()
+
+    /// The credentials the transport adds to `request` below the pipeline, as `name=value` lines (the
+    /// HTTP cache counts them in the answer's partition); none unless the transport adds any.
+    func addedCredentials(for request: URLRequest) -> [String]
+}
+
+extension Transport {
+    func addedCredentials(for request: URLRequest) -> [String] { [] }
 }
 
 /// What a stream's attempt answered: the head, a refused status's first bytes (or what a session that

@@ -21,6 +21,10 @@ final class URLSessionTransport: Transport {
     /// The credential headers a provider on a background session adds, and whether it may send them. The
     /// session may be shared with another provider; these are this one's.
     let policy: BackgroundPolicy?
+    /// The configuration's credential headers (`name=value`), which its requests get below the pipeline.
+    private let sessionHeaders: [String]
+    /// Where the session's cookies are, when it sends them.
+    private let cookies: CookieJar?
 
     // swift-format-ignore: FunctionParameterCount
     init(
@@ -33,6 +37,22 @@ final class URLSessionTransport: Transport {
         self.calls = calls
         self.made = Locked(made)
         self.policy = policy
+        let sessionConfiguration = base.configuration
+        sessionHeaders = TransferSession.split(sessionConfiguration.httpAdditionalHeaders).credentials
+            .map { "\($0.key.lowercased())=\($0.value)" }
+        cookies =
+            sessionConfiguration.httpShouldSetCookies
+            ? sessionConfiguration.httpCookieStorage.map(CookieJar.init) : nil
+    }
+
+    /// The session's credential headers the request does not set itself, and the cookies the session
+    /// would send with it.
+    func addedCredentials(for request: URLRequest) -> [String] {
+        var added = sessionHeaders
+        if let cookies, request.httpShouldHandleCookies, let url = request.url {
+            added += (cookies.storage.cookies(for: url) ?? []).map { "cookie:\($0.name)=\($0.value)" }
+        }
+        return added
     }
 
     var background: BackgroundTasks? { made.withLock { $0 }?.background }
@@ -48,7 +68,7 @@ final class URLSessionTransport: Transport {
     func transfers(endpoint name: String) throws(NetworkError) -> TransferSession {
         let session = made.withLock { session -> TransferSession? in
             if let session { return session }
-            session = TransferSession(like: base)
+            session = TransferSession(like: base, keepsNoURLCache: configuration.httpCache != nil)
             return session
         }
         guard let session else { throw .invalidRequest(.backgroundSession(endpoint: name)) }
@@ -123,6 +143,13 @@ func makeTransport(
     }
     return URLSessionTransport(
         base: urlSession, configuration: configuration, seams: seams, calls: calls, made: nil, policy: nil)
+}
+
+/// A session's cookie storage, carried across tasks.
+struct CookieJar: @unchecked Sendable {
+    // @unchecked Sendable: HTTPCookieStorage is documented as thread-safe (its methods may be called from
+    // any thread), and this only holds the reference; it is not Sendable in every SDK.
+    let storage: HTTPCookieStorage
 }
 
 /// Whether URLSession is FoundationNetworking's (Linux), whose tasks differ from Apple's where the

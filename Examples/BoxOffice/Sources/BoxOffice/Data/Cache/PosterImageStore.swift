@@ -18,6 +18,8 @@ final class PosterImageStore: HTTPCacheStore {
     private let storage: Storage
     private let scope: String
     private let failures: WriteFailures
+    /// The key each image URL's answer was last read or stored under, so its file can be found.
+    private let keys = KeysByURL()
 
     private init(storage: Storage, scope: String, failures: WriteFailures) {
         self.storage = storage
@@ -74,6 +76,7 @@ final class PosterImageStore: HTTPCacheStore {
                 let body = bodies.value(forKey: scoped(key))
             else { return nil }
             response.body = body
+            keys.record(key)
             return response
         case .memory(let memory):
             return memory.response(forKey: scoped(key))
@@ -89,6 +92,7 @@ final class PosterImageStore: HTTPCacheStore {
                 // The body first: a head without its body is a miss, never a wrong image.
                 try bodies.store(response.body, forKey: scoped(key))
                 try heads.store(head.serialized(), forKey: scoped(key))
+                keys.record(key)
             } catch {
                 failures.report("\(error)")
             }
@@ -117,13 +121,16 @@ final class PosterImageStore: HTTPCacheStore {
         }
     }
 
-    /// The file holding the body stored under `key`, when it is on disk: a regular file, not a link or
-    /// pipe someone put under its name.
-    func file(forKey key: String) -> URL? {
-        guard case .disk(_, let bodies) = storage, bodies.contains(scoped(key)) else { return nil }
-        let url = bodies.fileURL(forKey: scoped(key))
-        let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
-        return type == .typeRegular ? url : nil
+    /// The file holding the image last read or stored for `url`, when it is on disk: a regular file, not
+    /// a link or pipe someone put under its name.
+    func file(forImageURL url: URL) -> URL? {
+        guard case .disk(_, let bodies) = storage, let key = keys.key(forURL: url.absoluteString),
+            bodies.contains(scoped(key))
+        else { return nil }
+        let file = bodies.fileURL(forKey: scoped(key))
+        let type =
+            (try? FileManager.default.attributesOfItem(atPath: file.path))?[.type] as? FileAttributeType
+        return type == .typeRegular ? file : nil
     }
 
     private func scoped(_ key: String) -> String { "\(scope) \(key)" }
@@ -140,4 +147,22 @@ extension PosterSource {
         case .staleAfterError: self = .stale
         }
     }
+}
+
+/// The HTTP cache's key of each image URL (a key is `<partition> <URL>`), the newest 1,024.
+final class KeysByURL: @unchecked Sendable {
+    // @unchecked Sendable: `keys` is only read and written while holding `lock`.
+    private let lock = NSLock()
+    private var keys: [String: String] = [:]
+
+    func record(_ key: String) {
+        guard let space = key.firstIndex(of: " ") else { return }
+        let url = String(key[key.index(after: space)...])
+        lock.withLock {
+            if keys.count >= 1_024, keys[url] == nil { keys.removeAll() }
+            keys[url] = key
+        }
+    }
+
+    func key(forURL url: String) -> String? { lock.withLock { keys[url] } }
 }

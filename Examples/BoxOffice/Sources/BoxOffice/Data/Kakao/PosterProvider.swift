@@ -128,7 +128,7 @@ public final class PosterProvider: PosterProviding {
         let response = try await imageProvider.response(for: endpoint)
         // Bytes read from disk are checked as the network's are: the folder is not trusted more.
         try PosterError.checkImage(response.value, limit: Self.maximumImageBytes)
-        let file = (try? endpoint.makeRequest()).flatMap(HTTPCache.key(for:)).flatMap(images.file(forKey:))
+        let file = images.file(forImageURL: url)
         return Poster(
             url: url, file: file, imageData: response.value,
             source: PosterSource(response.source, onDisk: images.isOnDisk))
