@@ -15,7 +15,10 @@ extension NetworkProvider {
     /// that error, so the view can say it is offline while it keeps the stored value; with nothing
     /// stored, the endpoint's own ``CachePolicy/maximumStalenessOnError`` applies as in
     /// ``response(for:)``. Without a cache it yields the network's response alone. Ending the loop or
-    /// cancelling the task that iterates cancels the request.
+    /// cancelling the task that iterates cancels the request. The stored answer is read as a request of
+    /// its own (``CachePolicy/onlyIfCached``) through your middlewares: each sees two requests, and with
+    /// nothing stored ``NetworkProvider/Configuration/onEvent`` is told the first failed with
+    /// ``NetworkError/notCached``.
     /// - Parameter endpoint: The endpoint to send.
     /// - Returns: The responses, in order.
     public func responses<Response>(
