@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(
             name: "DIKitBenchmarks",
             dependencies: benchmarkDependencies + [
+                "AppGraph",
                 .product(name: "DIKit", package: "AppArchitectureKit"),
                 .product(name: "Swinject", package: "Swinject"),
             ],
@@ -50,9 +51,19 @@ let package = Package(
         // Not a benchmark of the plugin's: one workload per run, counted by callgrind
         // (Benchmarks/Scripts/instructions.py). Kept out of a folder named Benchmarks, where the plugin
         // takes every executable for a benchmark to run.
+        // The app-shaped DIKit graph, built the same way by the wall-clock benchmarks and the instruction
+        // counts.
+        .target(
+            name: "AppGraph",
+            dependencies: [
+                .product(name: "DIKit", package: "AppArchitectureKit"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            path: "Tools/AppGraph"),
         .executableTarget(
             name: "InstructionCounts",
             dependencies: [
+                "AppGraph",
                 .product(name: "CacheKit", package: "AppArchitectureKit"),
                 .product(name: "DIKit", package: "AppArchitectureKit"),
                 .product(name: "Binding", package: "AppArchitectureKit"),

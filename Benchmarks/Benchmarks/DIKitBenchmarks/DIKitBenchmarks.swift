@@ -1,3 +1,4 @@
+import AppGraph
 import Benchmark
 import DIKit
 import Foundation

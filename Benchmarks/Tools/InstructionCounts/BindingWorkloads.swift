@@ -48,5 +48,40 @@ func bindingWorkloads() -> [Workload] {
                 blackHole(sinks)
             }
         },
+        Workload(name: "set-100-subscribers-binding") {
+            let observable = Binding.Observable(0)
+            let bag = SubscriptionBag()
+            for _ in 0..<100 { observable.subscribe { blackHole($0) }.store(in: bag) }
+            return { count in
+                for value in 0..<count { observable.value = value }
+                blackHole(bag)
+            }
+        },
+        Workload(name: "set-100-subscribers-opencombine") {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            var cancellables = Set<AnyCancellable>()
+            for _ in 0..<100 { subject.sink { blackHole($0) }.store(in: &cancellables) }
+            let kept = cancellables
+            return { count in
+                for value in 0..<count { subject.send(value) }
+                blackHole(kept)
+            }
+        },
+        Workload(name: "map-removeduplicates-binding") {
+            let source = Binding.Observable(0)
+            let subscription = source.map { $0 &* 2 }.removeDuplicates().subscribe { blackHole($0) }
+            return { count in
+                for value in 0..<count { source.value = value }
+                blackHole(subscription)
+            }
+        },
+        Workload(name: "map-removeduplicates-opencombine") {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            let cancellable = subject.map { $0 &* 2 }.removeDuplicates().sink { blackHole($0) }
+            return { count in
+                for value in 0..<count { subject.send(value) }
+                blackHole(cancellable)
+            }
+        },
     ]
 }

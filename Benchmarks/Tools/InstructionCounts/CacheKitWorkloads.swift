@@ -47,6 +47,25 @@ func cacheKitWorkloads() -> [Workload] {
                     for index in 0..<count { blackHole(cache.object(forKey: numbers[index & 4_095])) }
                 }
             },
+            // A full tier taking a new key: each store evicts one entry.
+            Workload(name: "store-eviction-\(size)-cachekit") {
+                let storage = MemoryStorage<Int, Box>(
+                    configuration: .init(countLimit: size, sweepInterval: nil))
+                for key in 0..<size { storage.store(Box(key), forKey: key) }
+                let box = Box(0)
+                return { count in
+                    for index in 0..<count { storage.store(box, forKey: size + index) }
+                }
+            },
+            Workload(name: "store-eviction-\(size)-nscache") {
+                let cache = NSCache<NSNumber, Box>()
+                cache.countLimit = size
+                for key in 0..<size { cache.setObject(Box(key), forKey: NSNumber(value: key)) }
+                let box = Box(0)
+                return { count in
+                    for index in 0..<count { cache.setObject(box, forKey: NSNumber(value: size + index)) }
+                }
+            },
         ]
     }
 }

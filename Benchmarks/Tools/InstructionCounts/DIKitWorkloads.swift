@@ -1,3 +1,4 @@
+import AppGraph
 import DIKit
 import Foundation
 import Swinject
@@ -36,6 +37,25 @@ func dikitWorkloads() -> [Workload] {
             container.register(Transient.self) { _ in Transient() }.inObjectScope(.transient)
             return { count in
                 for _ in 0..<count { blackHole(container.resolve(Transient.self)) }
+            }
+        },
+        // The app-shaped graph (12 services, 5 levels) of the wall-clock benchmarks, resolved whole.
+        Workload(name: "app-graph-dikit") {
+            let graph = makeDIKitGraph()
+            return { count in
+                for _ in 0..<count { blackHole(try? graph.resolve(GraphAppScreen.self)) }
+            }
+        },
+        Workload(name: "app-graph-swinject") {
+            let graph = makeSwinjectGraph()
+            return { count in
+                for _ in 0..<count { blackHole(graph.resolve(GraphAppScreen.self)) }
+            }
+        },
+        Workload(name: "app-graph-handwritten") {
+            let graph = HandWrittenGraph()
+            return { count in
+                for _ in 0..<count { blackHole(graph.makeAppScreen()) }
             }
         },
     ]

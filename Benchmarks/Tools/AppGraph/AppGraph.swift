@@ -3,13 +3,15 @@ import Swinject
 
 // An app-shaped graph: twelve services, four singletons and eight transients, five levels deep
 // (AppScreen → ChartViewModel → AuthService → APIClient → HTTPSession). The same objects are built
-// by DIKit, by Swinject (plain and synchronized) and by hand, as a composition root would write it.
+// by DIKit, by Swinject (plain and synchronized) and by hand, as a composition root would write it. A
+// library of the benchmark package: the wall-clock benchmarks and the instruction counts build the same
+// graph.
 
-final class GraphClock: Sendable {}
-final class GraphLogger: Sendable {}
-final class GraphHTTPSession: Sendable {}
-final class GraphImageCache: Sendable {}
-final class GraphAPIClient: Sendable {
+public final class GraphClock: Sendable {}
+public final class GraphLogger: Sendable {}
+public final class GraphHTTPSession: Sendable {}
+public final class GraphImageCache: Sendable {}
+public final class GraphAPIClient: Sendable {
     let session: GraphHTTPSession
     let logger: GraphLogger
     init(session: GraphHTTPSession, logger: GraphLogger) {
@@ -17,11 +19,11 @@ final class GraphAPIClient: Sendable {
         self.logger = logger
     }
 }
-final class GraphTokenStore: Sendable {
+public final class GraphTokenStore: Sendable {
     let clock: GraphClock
     init(clock: GraphClock) { self.clock = clock }
 }
-final class GraphAuthService: Sendable {
+public final class GraphAuthService: Sendable {
     let api: GraphAPIClient
     let tokens: GraphTokenStore
     init(api: GraphAPIClient, tokens: GraphTokenStore) {
@@ -29,7 +31,7 @@ final class GraphAuthService: Sendable {
         self.tokens = tokens
     }
 }
-final class GraphMovieRepository: Sendable {
+public final class GraphMovieRepository: Sendable {
     let api: GraphAPIClient
     let cache: GraphImageCache
     init(api: GraphAPIClient, cache: GraphImageCache) {
@@ -37,7 +39,7 @@ final class GraphMovieRepository: Sendable {
         self.cache = cache
     }
 }
-final class GraphBoxOfficeRepository: Sendable {
+public final class GraphBoxOfficeRepository: Sendable {
     let api: GraphAPIClient
     let clock: GraphClock
     init(api: GraphAPIClient, clock: GraphClock) {
@@ -45,7 +47,7 @@ final class GraphBoxOfficeRepository: Sendable {
         self.clock = clock
     }
 }
-final class GraphPosterLoader: Sendable {
+public final class GraphPosterLoader: Sendable {
     let cache: GraphImageCache
     let session: GraphHTTPSession
     init(cache: GraphImageCache, session: GraphHTTPSession) {
@@ -53,7 +55,7 @@ final class GraphPosterLoader: Sendable {
         self.session = session
     }
 }
-final class GraphChartViewModel: Sendable {
+public final class GraphChartViewModel: Sendable {
     let boxOffice: GraphBoxOfficeRepository
     let posters: GraphPosterLoader
     let auth: GraphAuthService
@@ -63,7 +65,7 @@ final class GraphChartViewModel: Sendable {
         self.auth = auth
     }
 }
-final class GraphAppScreen: Sendable {
+public final class GraphAppScreen: Sendable {
     let chart: GraphChartViewModel
     let movies: GraphMovieRepository
     let logger: GraphLogger
@@ -74,7 +76,7 @@ final class GraphAppScreen: Sendable {
     }
 }
 
-func makeDIKitGraph() -> DIKit.Container {
+public func makeDIKitGraph() -> DIKit.Container {
     let container = DIKit.Container()
     container.register(GraphClock.self, scope: .singleton) { _ in GraphClock() }
     container.register(GraphLogger.self, scope: .singleton) { _ in GraphLogger() }
@@ -112,7 +114,7 @@ func need<T>(_ value: T?) -> T {
     return value
 }
 
-func makeSwinjectGraph() -> Swinject.Container {
+public func makeSwinjectGraph() -> Swinject.Container {
     let container = Swinject.Container()
     container.register(GraphClock.self) { _ in GraphClock() }.inObjectScope(.container)
     container.register(GraphLogger.self) { _ in GraphLogger() }.inObjectScope(.container)
@@ -155,14 +157,17 @@ func makeSwinjectGraph() -> Swinject.Container {
 }
 
 /// The same graph written by hand: the singletons made once and held, the transients built per call.
-struct HandWrittenGraph {
+public struct HandWrittenGraph: Sendable {
     let clock = GraphClock()
     let logger = GraphLogger()
     let session = GraphHTTPSession()
     let cache = GraphImageCache()
 
+    /// The graph's holder of its singletons.
+    public init() {}
+
     @inline(never)
-    func makeAppScreen() -> GraphAppScreen {
+    public func makeAppScreen() -> GraphAppScreen {
         GraphAppScreen(
             chart: GraphChartViewModel(
                 boxOffice: GraphBoxOfficeRepository(api: makeAPIClient(), clock: clock),
