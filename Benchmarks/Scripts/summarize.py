@@ -151,8 +151,10 @@ def main():
         # Each two-thread row resolves a graph on each thread: the rate is two graphs per row time.
         scaling = 2 * graph / t(pair_graph)
         hand_scaling = 2 * hand / t("Hand-written app graph, two threads")
-        goal("DIKit", "resolve the app graph on two threads", "≥ 1.8x the one-thread rate",
-             f"{scaling:.2f}x (hand-written code: {hand_scaling:.2f}x)", scaling >= 1.8)
+        # Issue #41: two cores cannot give anyone 1.8x here; the goal is DIKit's scaling against the
+        # hand-written graph's, in the same run.
+        goal("DIKit", "resolve the app graph on two threads", "scaling ≥ 0.9x the hand-written graph's",
+             f"{scaling:.2f}x vs {hand_scaling:.2f}x: {scaling / hand_scaling:.2f}", scaling / hand_scaling >= 0.9)
         peer = t("Swinject synchronized resolve app graph, two threads")
         goal("DIKit", "resolve the app graph on two threads", "≥ 15x faster than Swinject synchronized",
              f"{peer / t(pair_graph):.1f}x", peer / t(pair_graph) >= 15)
