@@ -157,35 +157,48 @@ public final class NetworkProvider: Sendable {
     public func response<Response>(for endpoint: Endpoint<Response>) async throws -> NetworkResponse<Response>
     {
         let request = try endpoint.makeRequest()
-        var context = endpoint.context
+        let context = endpoint.context
+        return try await observing(request, context: context) {
+            try await exchangeWholeBody(endpoint, request: request, context: context, retrying: true)
+        }
+    }
+
+    /// One whole-body exchange of `endpoint` and its decoding, in `context` (its metrics and events),
+    /// through the HTTP cache when there is one. A stored answer the endpoint refuses (an app update
+    /// changed the type, say) is removed: a stale one stood in for a failure, which is then the news; a
+    /// fresh one is asked for again once, without the store (`retrying`), under the first exchange's
+    /// cache generation, so a `removeAll()` in between still drops the answer.
+    private func exchangeWholeBody<Response>(
+        _ endpoint: Endpoint<Response>, request: URLRequest, context: RequestContext, retrying: Bool,
+        generation: Int? = nil
+    ) async throws -> NetworkResponse<Response> {
+        var context = context
         if let cache = configuration.httpCache {
             context.cacheExchange = CacheExchange(
-                cache: cache, policy: endpoint.cachePolicy, added: transport.addedCredentials(for:)
+                cache: cache, policy: endpoint.cachePolicy, added: transport.addedCredentials(for:),
+                generation: generation
             ) { data, http in (try? Self.decode(data, http, for: endpoint)) != nil }
         }
         let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
-        return try await observing(request, context: context) {
-            let (data, http) = try await exchange(request, context: context) { [transport] request, record in
-                try await transport.data(request, rules: rules, record: record)
-            }
-            let decoded: NetworkResponse<Response>
-            do {
-                decoded = try Self.decode(data, http, for: endpoint)
-            } catch {
-                guard let refused = context.cacheExchange?.refused() else { throw error }
-                // A stored answer the endpoint refuses (an app update changed the type, say) is removed;
-                // a stale one stood in for a failure, which is the news; a fresh one is asked for again.
-                if case .staleAfterError(_, let failure) = refused { throw failure }
-                guard endpoint.cachePolicy.rule != .onlyIfCached else { throw NetworkError.notCached }
-                var again = endpoint
-                again.cachePolicy.rule = .reload
-                return try await self.response(for: again)
-            }
-            var response = decoded
-            response.metrics = context.metrics.attempts
-            if let cache = context.cacheExchange { response.source = cache.commit() }
-            return response
+        let (data, http) = try await exchange(request, context: context) { [transport] request, record in
+            try await transport.data(request, rules: rules, record: record)
         }
+        let decoded: NetworkResponse<Response>
+        do {
+            decoded = try Self.decode(data, http, for: endpoint)
+        } catch {
+            guard let cache = context.cacheExchange, let refused = cache.refused() else { throw error }
+            if case .staleAfterError(_, let failure) = refused { throw failure }
+            guard retrying, endpoint.cachePolicy.rule != .onlyIfCached else { throw NetworkError.notCached }
+            var again = endpoint
+            again.cachePolicy.rule = .reload
+            return try await exchangeWholeBody(
+                again, request: request, context: context, retrying: false, generation: cache.generation)
+        }
+        var response = decoded
+        response.metrics = context.metrics.attempts
+        if let cache = context.cacheExchange { response.source = cache.commit() }
+        return response
     }
 }
 

@@ -54,6 +54,46 @@ struct HTTPCachePartitionTests {
         #expect(bobs.source.isFromCache == false)
     }
 
+    @Test func credentialsOfAConfigurationTheProviderOwnsKeepUsersApart() async throws {
+        // Given providers made from Alice's and Bob's session configurations, sharing one cache
+        let world = try await CacheWorld()
+        func provider(token: String) -> NetworkProvider {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = ["Authorization": "Bearer \(token)-\(UUID().uuidString)"]
+            var options = NetworkProvider.Configuration()
+            options.httpCache = world.cache
+            return NetworkProvider(sessionConfiguration: configuration, configuration: options)
+        }
+        _ = try await provider(token: "ALICE").send(world.resource(["cc": "max-age=100"]))
+        // When Bob's provider asks for the same URL
+        let bobs = try await provider(token: "BOB").response(for: world.resource(["cc": "max-age=100"]))
+        // Then Bob's answer comes from the server
+        #expect(bobs.source.isFromCache == false)
+    }
+
+    @Test func aCookieThatIsNoCredentialDoesNotSplitAnswers() async throws {
+        // Given a session whose cookie storage holds a load balancer's cookie, and an answer stored
+        let world = try await CacheWorld()
+        let session = URLSession(configuration: .ephemeral)
+        let storage = try #require(session.configuration.httpCookieStorage)
+        func balance(_ value: String) throws {
+            let cookie = try #require(
+                HTTPCookie(properties: [
+                    .name: "AWSALB", .value: value, .domain: "127.0.0.1", .path: "/",
+                    .originURL: world.server.baseURL,
+                ]))
+            storage.setCookie(cookie)
+        }
+        try balance("one")
+        let provider = world.provider(session: session)
+        _ = try await provider.send(world.resource(["cc": "max-age=100"]))
+        // When the balancer's cookie changes
+        try balance("two")
+        let again = try await provider.response(for: world.resource(["cc": "max-age=100"]))
+        // Then the stored answer is still found
+        #expect(again.source.isFromCache)
+    }
+
     @Test func anAppsPartitionKeepsAnswersAcrossTokenRefreshes() async throws {
         // Given a cache told whose answers they are, and a token refreshed between two requests
         let server = try await TestServer.shared.value

@@ -98,6 +98,8 @@ extension NetworkProvider {
         Credentials.declare(
             headerNames: configuration.credentialHeaders, queryNames: configuration.credentialQueryItems)
         let copy = sessionConfiguration.copy() as? URLSessionConfiguration ?? sessionConfiguration
+        // With an HTTPCache, URLCache (Apple platforms) would keep every body a second time.
+        if configuration.httpCache != nil { copy.urlCache = nil }
         let transfers =
             background.map {
                 TransferSession.background(like: copy, delegate: delegate, on: delegateQueue, background: $0)

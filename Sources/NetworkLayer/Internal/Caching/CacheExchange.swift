@@ -29,15 +29,16 @@ final class CacheExchange: Sendable {
 
     private let state = Locked(State())
 
+    /// An exchange that began in `generation` (the cache's current one when `nil`).
     init(
         cache: HTTPCache, policy: CachePolicy, added: @escaping @Sendable (URLRequest) -> [String],
-        accepts: @escaping @Sendable (Data, HTTPURLResponse) -> Bool
+        generation: Int? = nil, accepts: @escaping @Sendable (Data, HTTPURLResponse) -> Bool
     ) {
         self.cache = cache
         self.policy = policy
         self.added = added
         self.accepts = accepts
-        generation = cache.currentGeneration
+        self.generation = generation ?? cache.currentGeneration
     }
 
     /// Records where the latest attempt's answer came from (the stored answer under `served`, when it is

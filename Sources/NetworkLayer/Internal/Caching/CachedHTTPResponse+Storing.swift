@@ -15,10 +15,11 @@ extension CachedHTTPResponse {
         "set-cookie", "set-cookie2", "connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
         "te", "trailer", "transfer-encoding", "upgrade",
     ]
-    /// `value` with every credential in it hidden: a declared value (``Credentials``) or a credential
-    /// query item (`?serviceKey=…` in a `Link` or `Content-Location`), so none reaches the store.
-    static func withoutCredentials(_ value: String) -> String {
-        Redaction.redact(text: value)
+    /// `value`, the value of the field `name`, with every credential in it hidden: a declared value
+    /// (``Credentials``) or a credential query item (`?serviceKey=…` in a `Link` or `Content-Location`),
+    /// so none reaches the store. An `ETag` is kept as it is: it is sent back to the server as it came.
+    static func withoutCredentials(_ value: String, in name: String) -> String {
+        sameFieldName(name, "etag") ? value : Redaction.redact(text: value)
     }
 
     /// Fields a `304` may not change: they describe the stored body (RFC 9111 section 3.2).
@@ -44,7 +45,7 @@ extension CachedHTTPResponse {
             guard headerBytes <= Self.mostHeaderBytes else { return nil }
             guard !Self.unstoredFields.contains(name.lowercased()), !Redaction.isSensitive(headerName: name)
             else { continue }
-            headers[name] = Self.withoutCredentials(value)
+            headers[name] = Self.withoutCredentials(value, in: name)
         }
         let fields = CachedHTTPResponse(
             statusCode: http.statusCode, headers: headers, body: Data(), requestDate: requestDate,
@@ -80,7 +81,7 @@ extension CachedHTTPResponse {
                 !Redaction.isSensitive(headerName: name), lowercase != "vary"
             else { continue }
             for old in headers.keys where Self.sameFieldName(old, name) { headers[old] = nil }
-            headers[name] = Self.withoutCredentials("\(value)")
+            headers[name] = Self.withoutCredentials("\(value)", in: name)
         }
         // A 304 without a Date (or an Age) says nothing of the stored ones, which describe the first
         // answer: kept, they would make the confirmed answer look as old as that one (RFC 9110 section

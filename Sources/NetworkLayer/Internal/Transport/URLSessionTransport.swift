@@ -38,21 +38,37 @@ final class URLSessionTransport: Transport {
         self.made = Locked(made)
         self.policy = policy
         let sessionConfiguration = base.configuration
-        sessionHeaders = TransferSession.split(sessionConfiguration.httpAdditionalHeaders).credentials
+        // A session the provider made has moved its credential headers out of its configuration (it sets
+        // them on each request itself): they are read from it.
+        sessionHeaders =
+            (made?.credentialHeaders
+            ?? TransferSession.split(sessionConfiguration.httpAdditionalHeaders).credentials)
             .map { "\($0.key.lowercased())=\($0.value)" }
         cookies =
             sessionConfiguration.httpShouldSetCookies
             ? sessionConfiguration.httpCookieStorage.map(CookieJar.init) : nil
     }
 
-    /// The session's credential headers the request does not set itself, and the cookies the session
-    /// would send with it.
+    /// The session's credential headers, and the cookies named like credentials that the session would
+    /// send with `request` (`session`, `JSESSIONID`, `PHPSESSID`, `sid`, a `token`, an `auth`, a declared
+    /// name): not every cookie, since a load balancer's or a bot check's changes on every answer and
+    /// would leave each answer under a key nothing asks for again.
     func addedCredentials(for request: URLRequest) -> [String] {
         var added = sessionHeaders
         if let cookies, request.httpShouldHandleCookies, let url = request.url {
-            added += (cookies.storage.cookies(for: url) ?? []).map { "cookie:\($0.name)=\($0.value)" }
+            for cookie in cookies.storage.cookies(for: url) ?? [] where Self.namesCredential(cookie.name) {
+                added.append("cookie:\(cookie.name)=\(cookie.value)")
+            }
         }
         return added
+    }
+
+    /// Whether a cookie's name says it carries a credential.
+    static func namesCredential(_ name: String) -> Bool {
+        let lowercase = name.lowercased()
+        return Redaction.isSensitive(queryName: name) || lowercase.contains("sess")
+            || lowercase.hasSuffix("sid")
+            || lowercase.contains("auth")
     }
 
     var background: BackgroundTasks? { made.withLock { $0 }?.background }
