@@ -32,23 +32,14 @@ struct HTTPCachePartitionTests {
     @Test func cookiesTheSessionSendsKeepUsersApart() async throws {
         // Given a session whose cookie storage holds Alice's session cookie, and her answer stored
         let world = try await CacheWorld()
-        let configuration = URLSessionConfiguration.ephemeral
-        let session = URLSession(configuration: configuration)
+        let session = URLSession(configuration: .ephemeral)
         let storage = try #require(session.configuration.httpCookieStorage)
-        func logIn(_ value: String) throws {
-            let cookie = try #require(
-                HTTPCookie(properties: [
-                    .name: "session", .value: value, .domain: "127.0.0.1", .path: "/",
-                    .originURL: world.server.baseURL,
-                ]))
-            storage.setCookie(cookie)
-        }
-        try logIn("ALICE")
+        try setCookie("session", "ALICE", on: world.server, in: storage)
         let provider = world.provider(session: session)
         _ = try await provider.send(world.resource(["cc": "private, max-age=100"]))
         // When Alice logs out and Bob logs in on the same session
         for cookie in storage.cookies ?? [] { storage.deleteCookie(cookie) }
-        try logIn("BOB")
+        try setCookie("session", "BOB", on: world.server, in: storage)
         let bobs = try await provider.response(for: world.resource(["cc": "private, max-age=100"]))
         // Then Bob's answer comes from the server, not from Alice's
         #expect(bobs.source.isFromCache == false)
@@ -76,19 +67,11 @@ struct HTTPCachePartitionTests {
         let world = try await CacheWorld()
         let session = URLSession(configuration: .ephemeral)
         let storage = try #require(session.configuration.httpCookieStorage)
-        func balance(_ value: String) throws {
-            let cookie = try #require(
-                HTTPCookie(properties: [
-                    .name: "AWSALB", .value: value, .domain: "127.0.0.1", .path: "/",
-                    .originURL: world.server.baseURL,
-                ]))
-            storage.setCookie(cookie)
-        }
-        try balance("one")
+        try setCookie("AWSALB", "one", on: world.server, in: storage)
         let provider = world.provider(session: session)
         _ = try await provider.send(world.resource(["cc": "max-age=100"]))
         // When the balancer's cookie changes
-        try balance("two")
+        try setCookie("AWSALB", "two", on: world.server, in: storage)
         let again = try await provider.response(for: world.resource(["cc": "max-age=100"]))
         // Then the stored answer is still found
         #expect(again.source.isFromCache)
@@ -180,4 +163,15 @@ struct HTTPCachePartitionTests {
         // Then nothing of it was stored
         #expect(store.count == 0)
     }
+}
+
+/// Puts the cookie `name=value` for `server`'s host into `storage`.
+private func setCookie(_ name: String, _ value: String, on server: TestServer, in storage: HTTPCookieStorage)
+    throws
+{
+    let cookie = try #require(
+        HTTPCookie(properties: [
+            .name: name, .value: value, .domain: "127.0.0.1", .path: "/", .originURL: server.baseURL,
+        ]))
+    storage.setCookie(cookie)
 }
