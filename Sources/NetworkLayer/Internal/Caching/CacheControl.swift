@@ -21,8 +21,6 @@ struct CacheControl: Sendable, Equatable {
     var noCache = false
     /// `must-revalidate` (or `proxy-revalidate`, which a private cache may treat the same).
     var mustRevalidate = false
-    /// `immutable` (RFC 8246): fresh means unchanged; no stricter than max-age here.
-    var immutable = false
     /// `stale-while-revalidate`, in seconds (RFC 5861).
     var staleWhileRevalidate: Int64?
     /// `stale-if-error`, in seconds (RFC 5861).
@@ -47,7 +45,6 @@ struct CacheControl: Sendable, Equatable {
             case "no-store": noStore = true
             case "no-cache": noCache = true
             case "must-revalidate", "proxy-revalidate": mustRevalidate = true
-            case "immutable": immutable = true
             case "stale-while-revalidate": staleWhileRevalidate = delta ?? nil
             case "stale-if-error": staleIfError = delta ?? nil
             case "max-stale": maxStale = directive.value == nil ? Self.largestDelta : (delta ?? nil)

@@ -93,9 +93,7 @@ extension HTTPCache {
         exchange: CacheExchange, next: NetworkMiddleware.Next
     ) async throws -> (Data, HTTPURLResponse) {
         let sent = validated.map { Self.conditional(request, on: $0) } ?? request
-        let sentValidators =
-            sent.value(forHTTPHeaderField: "If-None-Match") != nil
-            || sent.value(forHTTPHeaderField: "If-Modified-Since") != nil
+        let sentValidators = Self.carriesValidators(sent)
         count { $0.networkCount += 1 }
         let requestDate = now()
         let data: Data
@@ -184,9 +182,7 @@ extension HTTPCache {
     ) {
         guard beginRefreshing(key.value) else { return }
         let sent = Self.conditional(request, on: stored)
-        let sentValidators =
-            sent.value(forHTTPHeaderField: "If-None-Match") != nil
-            || sent.value(forHTTPHeaderField: "If-Modified-Since") != nil
+        let sentValidators = Self.carriesValidators(sent)
         Task { [self] in
             defer { endRefreshing(key.value) }
             count { $0.networkCount += 1 }
@@ -246,6 +242,12 @@ extension HTTPCache {
             request.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
         }
         return request
+    }
+
+    /// Whether `request` carries the validators ``conditional(_:on:)`` adds.
+    private static func carriesValidators(_ request: URLRequest) -> Bool {
+        request.value(forHTTPHeaderField: "If-None-Match") != nil
+            || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
     }
 
     /// Whether a `304` is about `stored`: it names no `ETag`, or the same one (RFC 9111 section 4.3.4).
