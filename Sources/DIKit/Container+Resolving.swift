@@ -27,7 +27,8 @@ extension Container {
         if registration.makesDirectly {
             lock.unlock()
             // Inlined into the caller, so the factory call is specialised for `Service`.
-            return try registration.make(arguments, resolvingFrom: self, parent: ResolutionFrames.current)
+            let slot = ResolutionFrames.slot(frameKey)
+            return try registration.make(arguments, resolvingFrom: self, slot: slot, parent: slot.pointee)
         }
         if let shared = registration.kept.strong {
             lock.unlock()

@@ -123,16 +123,20 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     func instance(arguments: Arguments, requester: Container, owner: Container) throws(ResolutionError)
         -> Service
     {
-        let parent = ResolutionFrames.current
+        let slot = ResolutionFrames.slot(requester.frameKey)
+        let parent = slot.pointee
         if let recorder { recorder.record(self, parent: parent) }
         switch scope {
         case .transient:
-            return try make(arguments, resolvingFrom: requester, parent: parent)
+            return try make(arguments, resolvingFrom: requester, slot: slot, parent: parent)
         case .graph:
-            guard let parent else { return try make(arguments, resolvingFrom: requester, parent: nil) }
+            guard let parent else {
+                return try make(arguments, resolvingFrom: requester, slot: slot, parent: nil)
+            }
             let graph = ResolutionFrames.graph(from: parent)
             if let existing = graph.instance(of: self, as: Service.self) { return existing }
-            return graph.keep(try make(arguments, resolvingFrom: requester, parent: parent), for: self)
+            return graph.keep(
+                try make(arguments, resolvingFrom: requester, slot: slot, parent: parent), for: self)
         case .singleton, .weak, .custom:
             if let existing = sharedInstance() { return existing }
             // A cycle back to this registration must be reported before waiting at the gate, which this
@@ -142,7 +146,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
             defer { creationGate.leave() }
             if let existing = sharedInstance() { return existing }
             let generation = ownerLock.withReadLock { kept.generation }
-            let made = try make(arguments, resolvingFrom: owner, parent: parent)
+            let made = try make(arguments, resolvingFrom: owner, slot: slot, parent: parent)
             try keep(made, ifStillAt: generation) {
                 ResolutionFrames.path(from: parent, appending: self.description.service)
             }
@@ -181,16 +185,19 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     }
 
     /// Runs the factory in a new frame on this thread's resolution path.
+    /// - Parameters:
+    ///   - slot: This thread's slot (``ResolutionFrames/slot(_:)``), which holds `parent` now.
+    ///   - parent: The innermost frame, read from `slot` by the caller.
     @inlinable
     func make(
-        _ arguments: Arguments, resolvingFrom container: Container,
+        _ arguments: Arguments, resolvingFrom container: Container, slot: FrameSlot,
         parent: UnsafeMutablePointer<ResolutionFrame>?
     ) throws(ResolutionError) -> Service {
         try ResolutionFrames.checkCycle(self, from: parent)
         var frame = ResolutionFrame(registration: self, parent: parent)
         return try withUnsafeMutablePointer(to: &frame) { pointer throws(ResolutionError) -> Service in
-            ResolutionFrames.current = pointer
-            defer { ResolutionFrames.current = parent }
+            slot.pointee = pointer
+            defer { slot.pointee = parent }
             do {
                 return try factory(Resolver(container: container), arguments)
             } catch let error as ResolutionError {

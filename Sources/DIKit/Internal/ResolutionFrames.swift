@@ -8,7 +8,7 @@
 
 /// One registration being built, on the stack of the thread that builds it.
 ///
-/// Frames link to their parent, and a thread-local points at the innermost one, so a nested resolve
+/// Frames link to their parent, and this thread's slot points at the innermost one, so a nested resolve
 /// (through the ``Resolver`` or a direct container call) finds the path it is part of without any
 /// allocation: the path names errors, detects cycles, and the root frame holds the graph scope's
 /// instances. Factories are synchronous, so a frame never outlives the call that pushed it.
@@ -65,20 +65,59 @@ final class GraphInstances: Sendable {
     }
 }
 
+/// The pthread key of ``FrameSlot``s.
+@usableFromInline
+typealias FrameKey = pthread_key_t
+
+/// Where this thread's innermost frame is kept: one word per thread, reached through a pthread key.
+@usableFromInline
+typealias FrameSlot = UnsafeMutablePointer<UnsafeMutablePointer<ResolutionFrame>?>
+
 /// The innermost frame of the resolve running on this thread.
+///
+/// Each thread gets one slot, made on its first resolve and freed when the thread ends (the key's
+/// destructor). A resolve finds the slot once and a factory's frame is pushed and popped by writing it,
+/// where setting the thread-local itself twice per factory cost about 35 instructions a call.
 @usableFromInline
 enum ResolutionFrames {
+    /// The key of this thread's ``FrameSlot``. Containers copy it when they are made, so a resolve
+    /// reads a stored property instead of passing through this global's lazy initialisation.
     @usableFromInline
-    static let key: pthread_key_t = {
+    static let key: FrameKey = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        // The slot is `malloc`ed by `makeSlot`; `free` takes the non-optional pointer Darwin passes
+        // and the optional one glibc passes alike.
+        pthread_key_create(&key) { free($0) }
         return key
     }()
 
-    @inlinable
+    /// This thread's slot, made on first use.
+    @inlinable @inline(__always)
+    static func slot(_ key: FrameKey) -> FrameSlot {
+        if let slot = pthread_getspecific(key) {
+            return slot.assumingMemoryBound(to: UnsafeMutablePointer<ResolutionFrame>?.self)
+        }
+        return makeSlot(key)
+    }
+
+    @usableFromInline
+    static func makeSlot(_ key: FrameKey) -> FrameSlot {
+        // One word per thread, for the life of the thread. If even that cannot be allocated the
+        // process is out of memory, which Swift's own allocations treat as fatal too.
+        guard let raw = malloc(MemoryLayout<UnsafeMutablePointer<ResolutionFrame>?>.size) else {
+            fatalError("DIKit: out of memory for a thread's resolution slot")
+        }
+        let slot = raw.bindMemory(to: UnsafeMutablePointer<ResolutionFrame>?.self, capacity: 1)
+        slot.initialize(to: nil)
+        pthread_setspecific(key, raw)
+        return slot
+    }
+
+    /// The innermost frame on this thread, for the paths outside the hot one.
+    @usableFromInline
     static var current: UnsafeMutablePointer<ResolutionFrame>? {
-        get { pthread_getspecific(key)?.assumingMemoryBound(to: ResolutionFrame.self) }
-        set { pthread_setspecific(key, newValue) }
+        get { slot(key).pointee }
+        set { slot(key).pointee = newValue }
     }
 
     /// The services on the path ending at `frame`, outermost first.
