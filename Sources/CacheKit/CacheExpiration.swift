@@ -89,6 +89,17 @@ struct StoredExpiration: Sendable, Equatable {
         !(deadline > now)
     }
 
+    /// Applies a read at `seconds` since 1970 under `extending`, in place: the hit path's form of
+    /// ``extended(by:now:)``, with the common `.cacheTime` renewal inlined.
+    @inlinable @inline(__always)
+    mutating func renew(by extending: ExpirationExtending, at seconds: Double) {
+        if case .cacheTime = extending {
+            if duration > 0, duration.isFinite { deadline = seconds + duration }
+        } else if let renewed = extended(by: extending, now: Date(timeIntervalSince1970: seconds)) {
+            self = renewed
+        }
+    }
+
     /// The expiration after a read at `now` under `extending`; `nil` when it does not change.
     @inlinable
     func extended(by extending: ExpirationExtending, now: Date) -> StoredExpiration? {

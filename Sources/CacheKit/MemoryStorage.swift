@@ -90,17 +90,16 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     func entry(forKey key: Key, extending: ExpirationExtending, countingMiss: Bool = true) -> (
         value: Value, expiration: StoredExpiration
     )? {
-        let now = clock.now()
-        let seconds = now.timeIntervalSince1970
+        let seconds = clock.secondsSince1970()
         // The lock is taken directly, and the state reached through one `inout` call, not a closure, so
         // this path specializes fully in the caller.
         state.lock.lock()
         let (found, expired) = Self.read(
-            key, from: &state.state, at: now, seconds: seconds, extending: extending,
+            key, from: &state.state, at: seconds, extending: extending,
             countingMiss: countingMiss)
         state.lock.unlock()
         // The expired entry is released here, after unlocking: its value's deinit may call back.
-        withExtendedLifetime(expired) {}
+        if let expired { withExtendedLifetime(expired) {} }
         if let onEvent = configuration.onEvent {
             let name = String(describing: key)
             if expired != nil { onEvent(.expired(.memory, key: name)) }
@@ -115,26 +114,29 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     @inlinable
     static func read(
-        _ key: Key, from state: inout State, at now: Date, seconds: Double, extending: ExpirationExtending,
+        _ key: Key, from state: inout State, at seconds: Double, extending: ExpirationExtending,
         countingMiss: Bool
     ) -> (found: (value: Value, expiration: StoredExpiration)?, expired: Removed?) {
-        guard let position = state.table.markReferenced(key) else {
+        // Read, checked and renewed in place inside the table: `nil` when absent, `.some(nil)` when
+        // expired.
+        let outcome = state.table.referencing(key) { entry -> (value: Value, expiration: StoredExpiration)? in
+            if entry.expiration.isExpired(at: seconds) { return nil }
+            entry.expiration.renew(by: extending, at: seconds)
+            return (entry.value, entry.expiration)
+        }
+        switch outcome {
+        case .none:
             if countingMiss { state.statistics.misses += 1 }
             return (nil, nil)
-        }
-        var entry = state.table.payload(at: position)
-        if entry.expiration.isExpired(at: seconds) {
+        case .some(.none):
             let removed = Self.remove(key, from: &state)
             if countingMiss { state.statistics.misses += 1 }
             state.statistics.expirations += 1
             return (nil, removed)
+        case .some(.some(let found)):
+            state.statistics.hits &+= 1  // a count no program reaches 2^63 of
+            return (found, nil)
         }
-        if let renewed = entry.expiration.extended(by: extending, now: now) {
-            entry.expiration = renewed
-            state.table.setPayload(entry, at: position)
-        }
-        state.statistics.hits += 1
-        return ((entry.value, entry.expiration), nil)
     }
 
     /// Removes `key` from the table and its cost from the total; the caller releases what it returns

@@ -59,12 +59,21 @@ struct ClockTable<Key: Hashable, Payload> {
         items[key]?.payload
     }
 
-    /// Finds `key` and marks it as used (a hit).
-    @inlinable
-    mutating func markReferenced(_ key: Key) -> Position? {
+    /// Finds `key`, marks it as used (a hit) and lets `body` read and update its payload in place:
+    /// one hashed probe and one write access, with no copy of the payload.
+    /// - Returns: What `body` returned, or `nil` when `key` is absent.
+    @inlinable @inline(__always)
+    mutating func referencing<Result>(_ key: Key, _ body: (inout Payload) -> Result) -> Result? {
         guard let position = items.index(forKey: key) else { return nil }
-        items.values[position].isReferenced = true
-        return position
+        return Self.modify(&items.values[position]) { item in
+            item.isReferenced = true
+            return body(&item.payload)
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func modify<Value, Result>(_ value: inout Value, _ body: (inout Value) -> Result) -> Result {
+        body(&value)
     }
 
     /// Finds `key` and moves it to the newest end: exact least-recently-used order.
@@ -89,11 +98,6 @@ struct ClockTable<Key: Hashable, Payload> {
     @inlinable
     func payload(at position: Position) -> Payload {
         items.values[position].payload
-    }
-
-    @inlinable
-    mutating func setPayload(_ payload: Payload, at position: Position) {
-        items.values[position].payload = payload
     }
 
     /// Inserts or replaces `key` as the newest, unmarked entry. Returns the replaced payload.
