@@ -5,7 +5,8 @@
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
-let workloads = cacheKitWorkloads() + dikitWorkloads() + bindingWorkloads() + networkLayerWorkloads()
+let workloads =
+    cacheKitWorkloads() + diskWorkloads() + dikitWorkloads() + bindingWorkloads() + networkLayerWorkloads()
 
 if arguments.first == "list" {
     for workload in workloads { print(workload.name) }

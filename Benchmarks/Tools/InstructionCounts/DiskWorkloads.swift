@@ -1,0 +1,56 @@
+import CacheKit
+import Foundation
+
+// The CPU part of a 4 KB disk hit: DiskStorage beside a raw `Data(contentsOf:)` of the same file.
+// Callgrind counts what runs in the process (opening, reading and closing the file are system calls,
+// whose kernel side it does not count), so this row is what each spends around the I/O.
+
+/// A folder of its own under the temporary directory, for one workload's files.
+private func workloadFolder(_ name: String) -> URL {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("InstructionCounts-\(name)-\(ProcessInfo.processInfo.processIdentifier)")
+    try? FileManager.default.removeItem(at: folder)
+    do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+        fatalError("cannot make the workload's folder \(folder.path): \(error)")
+    }
+    return folder
+}
+
+func diskWorkloads() -> [Workload] {
+    let payload = Data((0..<4_096).map { UInt8(truncatingIfNeeded: $0) })
+    let keys = (0..<64).map { "poster-\($0)" }
+    return [
+        Workload(name: "disk-hit-4k-cachekit") {
+            let folder = workloadFolder("disk-hit")
+            let storage: DiskStorage<Data>
+            do {
+                storage = try DiskStorage<Data>(
+                    configuration: .init(directory: folder, sizeLimit: .max, sweepInterval: nil))
+                for key in keys { try storage.store(payload, forKey: key) }
+            } catch {
+                fatalError("cannot fill the disk workload: \(error)")
+            }
+            // The index is built before measuring (`count` waits for it).
+            blackHole(storage.count)
+            return { count in
+                for index in 0..<count {
+                    blackHole(storage.value(forKey: keys[index & 63], extendingExpiration: .none))
+                }
+            }
+        },
+        Workload(name: "disk-hit-4k-raw") {
+            let folder = workloadFolder("raw-hit")
+            let files = keys.map { folder.appendingPathComponent($0) }
+            do {
+                for file in files { try payload.write(to: file) }
+            } catch {
+                fatalError("cannot fill the raw disk workload: \(error)")
+            }
+            return { count in
+                for index in 0..<count { blackHole(try? Data(contentsOf: files[index & 63])) }
+            }
+        },
+    ]
+}
