@@ -26,49 +26,16 @@ import Foundation
 ///   which does.
 /// - One process per directory: two processes sharing one directory do not see each other's index.
 public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
-    struct IndexEntry: Sendable {
-        var size: Int
-        var expiration: StoredExpiration
-        /// Changes on every store, so work done outside the lock applies only to the file it read.
-        var generation: UInt64
-        /// The user's key, kept when events are reported (they name it); `nil` otherwise.
-        var key: String?
-    }
-
-    struct State: Sendable {
-        var index: ClockTable<String, IndexEntry>?
-        var totalSize = 0
-        var statistics = CacheStatistics()
-        var nextGeneration: UInt64 = 0
-        /// Per file name with stores still writing: how many, and the newest generation whose store
-        /// committed or whose remove (or eviction) happened meanwhile. A store renames its file into
-        /// place only if its generation is above that floor, so of the stores that succeed the one
-        /// called last wins, and a remove called after a store began wins over it.
-        var writing: [String: (stores: Int, floor: UInt64)] = [:]
-        /// Stores that began before the last `removeAll` never rename their file into place.
-        var clearedBelow: UInt64 = 0
-        /// How many indexes were built from a listing and installed; stays 1 however many stores.
-        var indexBuilds = 0
-        /// Entry files that could not be opened when the index was built; tried again by key.
-        var unreadable: Set<String> = []
-        /// Counts every store begun and renamed into place, every remove and `removeAll`: a read before the
-        /// index, or a background build, that began at another count is out of date.
-        var changes: UInt64 = 0
-        /// Whether a background build of the index runs (started by the first read).
-        var buildingInBackground = false
-        /// Renewals by reads served from their file before the index existed: the renewed expiration
-        /// (`nil` when the read did not change it), applied when the index is installed.
-        var earlyRenewals: [String: StoredExpiration?] = [:]
-        /// The entry files reads before the index are reading now, with how many read each: an index
-        /// installed meanwhile keeps them, expired or not, for those reads to settle.
-        var readingBeforeIndex: [String: Int] = [:]
-    }
+    typealias IndexEntry = DiskIndexEntry
+    typealias State = DiskState
 
     /// The configuration the storage was created with.
     public let configuration: Configuration
     /// The folder holding the entries.
     public let directoryURL: URL
     let directoryPath: String
+    /// `directoryPath` and a slash: an entry's path is one append away.
+    let directoryPrefix: String
     let clock: CacheClock
     let state = Locked(State())
     private let sweeper = Locked<SweepTimer?>(nil)
@@ -90,6 +57,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         let directory = configuration.directory ?? Self.defaultDirectory(named: configuration.name)
         self.directoryURL = directory
         self.directoryPath = directory.path
+        self.directoryPrefix = directory.path + "/"
         try Self.prepare(directory, protection: configuration.fileProtection)
         if let interval = configuration.sweepInterval, interval.isFinite, interval <= 365 * 86_400 {
             sweeper.withLock {
@@ -148,7 +116,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     }
 
     func path(of name: String) -> String {
-        directoryPath + "/" + name
+        directoryPrefix + name
     }
 
     func emit(_ events: [CacheEvent]) {
