@@ -129,9 +129,19 @@ def judge(ours: float, peer: float, goal) -> tuple[str, str]:
         return f"{ours / peer:.2f}x (no goal in instructions)", "-"
     if kind == "at most":
         ratio = ours / peer
-        return f"{ratio:.2f}x (goal ≤ {bound}x)", "met" if ratio <= bound else "**missed**"
+        verdict = "met" if ratio <= bound else "**missed**"
+        return f"{shown(ratio, bound, 2)}x (goal ≤ {bound}x)", verdict
     ratio = peer / ours
-    return f"{ratio:.1f}x fewer (goal ≥ {bound}x)", "met" if ratio >= bound else "**missed**"
+    verdict = "met" if ratio >= bound else "**missed**"
+    return f"{shown(ratio, bound, 1)}x fewer (goal ≥ {bound}x)", verdict
+
+
+def shown(ratio: float, bound: float, places: int) -> str:
+    """The ratio to `places` decimals, or more where rounding would show it on its line while the
+    verdict says it is on one side (1.503x against a goal of 1.5x)."""
+    while places < 4 and ratio != bound and round(ratio, places) == bound:
+        places += 1
+    return f"{ratio:.{places}f}"
 
 
 def main() -> None:
