@@ -16,25 +16,26 @@ extension Container {
         arguments: Arguments
     ) throws(ResolutionError) -> Service {
         let key = RegistrationKey(Service.self, Arguments.self, name: name)
-        lock.lockForReading()
+        let slot = ResolutionFrames.slot(frameKey)
+        let stripe = lock.lockForReading(stripe: slot.pointee.stripe)
         guard let base = registrations[key] else {
-            lock.unlock()
+            lock.unlock(reading: stripe)
             return try resolveInherited(key: key, arguments: arguments)
         }
         // Safe: a key encodes the exact `Service` and `Arguments` types, and `store` only ever files a
         // `Registration<Service, Arguments>` under the key built from those same types.
         let registration = unsafeDowncast(base, to: Registration<Service, Arguments>.self)
         if registration.makesDirectly {
-            lock.unlock()
+            lock.unlock(reading: stripe)
             // Inlined into the caller, so the factory call is specialised for `Service`.
-            let slot = ResolutionFrames.slot(frameKey)
-            return try registration.make(arguments, resolvingFrom: self, slot: slot, parent: slot.pointee)
+            return try registration.make(
+                arguments, resolvingFrom: self, slot: slot, parent: slot.pointee.frame)
         }
         if let shared = registration.kept.strong {
-            lock.unlock()
+            lock.unlock(reading: stripe)
             return shared
         }
-        lock.unlock()
+        lock.unlock(reading: stripe)
         return try registration.instance(arguments: arguments, requester: self, owner: self)
     }
 

@@ -124,7 +124,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
         -> Service
     {
         let slot = ResolutionFrames.slot(requester.frameKey)
-        let parent = slot.pointee
+        let parent = slot.pointee.frame
         if let recorder { recorder.record(self, parent: parent) }
         switch scope {
         case .transient:
@@ -186,7 +186,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
 
     /// Runs the factory in a new frame on this thread's resolution path.
     /// - Parameters:
-    ///   - slot: This thread's slot (``ResolutionFrames/slot(_:)``), which holds `parent` now.
+    ///   - slot: This thread's slot (``ResolutionFrames/slot(_:)``), whose frame is `parent` now.
     ///   - parent: The innermost frame, read from `slot` by the caller.
     @inlinable
     func make(
@@ -196,8 +196,8 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
         try ResolutionFrames.checkCycle(self, from: parent)
         var frame = ResolutionFrame(registration: self, parent: parent)
         return try withUnsafeMutablePointer(to: &frame) { pointer throws(ResolutionError) -> Service in
-            slot.pointee = pointer
-            defer { slot.pointee = parent }
+            slot.pointee.frame = pointer
+            defer { slot.pointee.frame = parent }
             do {
                 return try factory(Resolver(container: container), arguments)
             } catch let error as ResolutionError {

@@ -69,15 +69,29 @@ final class GraphInstances: Sendable {
 @usableFromInline
 typealias FrameKey = pthread_key_t
 
-/// Where this thread's innermost frame is kept: one word per thread, reached through a pthread key.
+/// What one thread keeps for resolving: its innermost frame, and which stripe of every container's
+/// ``ReadWriteLock`` it reads.
 @usableFromInline
-typealias FrameSlot = UnsafeMutablePointer<UnsafeMutablePointer<ResolutionFrame>?>
+struct ThreadResolution {
+    @usableFromInline var frame: UnsafeMutablePointer<ResolutionFrame>?
+    @usableFromInline let stripe: Int
+
+    init(stripe: Int) {
+        self.frame = nil
+        self.stripe = stripe
+    }
+}
+
+/// Where a thread's ``ThreadResolution`` is kept, reached through a pthread key.
+@usableFromInline
+typealias FrameSlot = UnsafeMutablePointer<ThreadResolution>
 
 /// The innermost frame of the resolve running on this thread.
 ///
 /// Each thread gets one slot, made on its first resolve and freed when the thread ends (the key's
 /// destructor). A resolve finds the slot once and a factory's frame is pushed and popped by writing it,
-/// where setting the thread-local itself twice per factory cost about 35 instructions a call.
+/// where setting the thread-local itself twice per factory cost about 35 instructions a call. The slot
+/// also holds the thread's lock stripe, given out in turn.
 @usableFromInline
 enum ResolutionFrames {
     /// The key of this thread's ``FrameSlot``. Containers copy it when they are made, so a resolve
@@ -87,28 +101,38 @@ enum ResolutionFrames {
         var key = pthread_key_t()
         // The slot is `malloc`ed by `makeSlot`; `free` takes the non-optional pointer Darwin passes
         // and the optional one glibc passes alike.
-        pthread_key_create(&key) { free($0) }
+        let created = pthread_key_create(&key) { free($0) }
+        // Only when the process already holds every key it may (1,024 on Linux, 512 on Darwin); a key
+        // left at 0 could be another library's, and writing frames through it would corrupt memory.
+        precondition(created == 0, "DIKit could not create its thread key (error \(created))")
         return key
     }()
+
+    /// The stripe the next thread to resolve is given.
+    static let nextStripe = Locked(0)
 
     /// This thread's slot, made on first use.
     @inlinable @inline(__always)
     static func slot(_ key: FrameKey) -> FrameSlot {
         if let slot = pthread_getspecific(key) {
-            return slot.assumingMemoryBound(to: UnsafeMutablePointer<ResolutionFrame>?.self)
+            return slot.assumingMemoryBound(to: ThreadResolution.self)
         }
         return makeSlot(key)
     }
 
     @usableFromInline
     static func makeSlot(_ key: FrameKey) -> FrameSlot {
-        // One word per thread, for the life of the thread. If even that cannot be allocated the
+        // Two words per thread, for the life of the thread. If even that cannot be allocated the
         // process is out of memory, which Swift's own allocations treat as fatal too.
-        guard let raw = malloc(MemoryLayout<UnsafeMutablePointer<ResolutionFrame>?>.size) else {
+        guard let raw = malloc(MemoryLayout<ThreadResolution>.stride) else {
             fatalError("DIKit: out of memory for a thread's resolution slot")
         }
-        let slot = raw.bindMemory(to: UnsafeMutablePointer<ResolutionFrame>?.self, capacity: 1)
-        slot.initialize(to: nil)
+        let stripe = nextStripe.withLock { next in
+            defer { next = (next + 1) % ReadWriteLock.stripeCount }
+            return next
+        }
+        let slot = raw.bindMemory(to: ThreadResolution.self, capacity: 1)
+        slot.initialize(to: ThreadResolution(stripe: stripe))
         pthread_setspecific(key, raw)
         return slot
     }
@@ -116,8 +140,8 @@ enum ResolutionFrames {
     /// The innermost frame on this thread, for the paths outside the hot one.
     @usableFromInline
     static var current: UnsafeMutablePointer<ResolutionFrame>? {
-        get { slot(key).pointee }
-        set { slot(key).pointee = newValue }
+        get { slot(key).pointee.frame }
+        set { slot(key).pointee.frame = newValue }
     }
 
     /// The services on the path ending at `frame`, outermost first.
