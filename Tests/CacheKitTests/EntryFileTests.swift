@@ -30,20 +30,52 @@ struct EntryFileTests {
         #expect(String(decoding: bytes, as: UTF8.self) == "CacheKit")
     }
 
+    /// The trailer of `"poster bytes"` stored under `"poster"` with a deadline of 1,000 s and a
+    /// 60-second renewal, byte by byte: computed apart from the package (Python's `struct` and the
+    /// published XXH64), so a change to the layout fails here even when `encode` and `check` change
+    /// together.
+    static let knownTrailer =
+        "0000000000408f40" + "0000000000004e40" + "0c00000000000000" + "45c56bfb1cf23739" + "06000000"
+        + "02000000" + "43616368654b6974"
+
+    static func bytes(hex: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return bytes
+    }
+
     @Test
-    func anEncodedEntryPassesItsOwnTrailerCheck() throws {
-        // Given an entry encoded with its key and expiration
+    func anEntryIsWrittenInTheLayoutEveryReleaseReads() {
+        // Given a payload, a key and an expiration
+        // When the entry is encoded
         let file = EntryFile.encode(
             payload: Data("poster bytes".utf8), key: "poster",
             expiration: StoredExpiration(deadline: 1_000, duration: 60))
-        // When its trailer is checked, then it is an entry of the stored lengths and expiration
-        let check = EntryFile.check(file.suffix(EntryFile.trailerSize), fileSize: file.count)
-        guard case .entry(let trailer) = check else {
+        // Then it is the payload, the key, and the known trailer, byte for byte
+        #expect(
+            Array(file) == Array("poster bytes".utf8) + Array("poster".utf8)
+                + Self.bytes(hex: Self.knownTrailer))
+    }
+
+    @Test
+    func theKnownTrailerIsReadAsTheEntryItDescribes() throws {
+        // Given a file of 18 bytes of payload and key followed by the known trailer
+        let trailer = Data(Self.bytes(hex: Self.knownTrailer))
+        // When its trailer is checked
+        let check = EntryFile.check(trailer, fileSize: 12 + 6 + EntryFile.trailerSize)
+        // Then it is an entry with the stored lengths, checksum and expiration
+        guard case .entry(let found) = check else {
             Issue.record("expected an entry, got \(check)")
             return
         }
-        #expect(trailer.payloadLength == 12)
-        #expect(trailer.keyLength == 6)
-        #expect(trailer.expiration == StoredExpiration(deadline: 1_000, duration: 60))
+        #expect(found.payloadLength == 12)
+        #expect(found.keyLength == 6)
+        #expect(found.checksum == 0x3937_f21c_fb6b_c545)
+        #expect(found.expiration == StoredExpiration(deadline: 1_000, duration: 60))
     }
 }

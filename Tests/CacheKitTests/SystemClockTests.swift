@@ -21,14 +21,14 @@ struct SystemClockTests {
 
     @Test
     func aMemoryHitOnTheSystemClockRenewsFromTheTimeOfTheRead() throws {
-        // Given a 60-second entry in a memory tier on the system clock
+        // Given an entry on the system clock that expires in an hour and is renewed by 60 s on a read
         let storage = MemoryStorage<String, String>(configuration: .init(sweepInterval: nil))
-        storage.store("v", forKey: "k", expiration: .seconds(60))
+        storage.store("v", forKey: "k", expiration: .until(Date().addingTimeInterval(3_600), renewingBy: 60))
         // When it is read
         let before = Date().timeIntervalSince1970
         let read = try #require(storage.entry(forKey: "k", extending: .cacheTime))
         let after = Date().timeIntervalSince1970
-        // Then its new deadline is 60 seconds after the read
+        // Then its deadline is 60 seconds after the read, not the hour it was stored with
         #expect(read.expiration.deadline >= before + 60 - 0.000_001)
         #expect(read.expiration.deadline <= after + 60 + 0.000_001)
     }

@@ -1,7 +1,7 @@
 /// The caches' table: a dictionary whose values carry the payload, plus recency links kept apart.
 ///
 /// It offers two recency policies over the same links. The memory tier uses CLOCK ("second chance"),
-/// an approximation of least-recently-used order that makes a hit cheap (``markReferenced(_:)`` and
+/// an approximation of least-recently-used order that makes a hit cheap (``referencing(_:_:)`` and
 /// ``removeLeastRecentlyUsed()``). The disk tier, where a hit costs file I/O anyway, keeps exact LRU
 /// order (``touch(_:)`` and ``oldestEntry(skipping:)``).
 ///
