@@ -4,7 +4,9 @@
 usage: swift package --package-path Benchmarks benchmark --format markdown > run.md
        python3 Benchmarks/Scripts/summarize.py run.md
 Prints the medians (p50) of every benchmark and every goal of Docs/Performance.md, marked met or missed,
-all computed from that one run.
+all computed from that one run. A goal the instruction table judges (Benchmarks/Scripts/instructions.py:
+CPU-bound work, which noise cannot move there) is shown with its time and marked "instructions", and is
+not counted here.
 """
 import re
 import sys
@@ -72,33 +74,41 @@ def main():
             print(f"| {name} | {show_time(values['ns'])} | {values.get('mallocs', '-')} |")
     goals = []
 
-    def goal(module, operation, text, measured, met):
-        goals.append((module, operation, text, measured, "met" if met else "**missed**"))
+    def goal(module, operation, text, measured, met, by="wall clock (I/O)"):
+        verdict = "see instructions" if by == "instructions" else ("met" if met else "**missed**")
+        goals.append((module, operation, text, measured, by, verdict))
+
+    # Goals the instruction table judges; their times are shown here, their verdicts are there.
+    cpu = "instructions"
 
     s, sw, floor = t("DIKit resolve singleton"), t("Swinject resolve singleton"), t("Locked dictionary lookup (floor)")
-    goal("DIKit", "resolve singleton", "≥ 20x faster than Swinject", f"{sw / s:.1f}x", sw / s >= 20)
-    goal("DIKit", "resolve singleton", "≤ 3x a locked Dictionary lookup", f"{s / floor:.2f}x", s / floor <= 3)
+    goal("DIKit", "resolve singleton", "≥ 20x faster than Swinject", f"{sw / s:.1f}x", sw / s >= 20, cpu)
+    goal("DIKit", "resolve singleton", "≤ 3x a locked Dictionary lookup", f"{s / floor:.2f}x", s / floor <= 3,
+         "wall clock (CPU; no instruction row)")
     tr, swt = t("DIKit resolve transient"), t("Swinject resolve transient")
-    goal("DIKit", "resolve transient", "≥ 10x faster than Swinject", f"{swt / tr:.1f}x", swt / tr >= 10)
+    goal("DIKit", "resolve transient", "≥ 10x faster than Swinject", f"{swt / tr:.1f}x", swt / tr >= 10, cpu)
     one, cvs = t("Observable set, 1 subscriber(s)"), t("CurrentValueSubject send, 1 subscriber(s)")
     allocs = r["Observable set, 1 subscriber(s)"].get("mallocs", 0)
     goal("Binding", "set, 1 subscriber", "≤ 0.5x OpenCombine send; no allocation",
-         f"{one / cvs:.2f}x, {allocs} mallocs", one / cvs <= 0.5 and allocs == 0)
+         f"{one / cvs:.2f}x, {allocs} mallocs", one / cvs <= 0.5 and allocs == 0, cpu)
     ten, hundred = t("Observable set, 10 subscriber(s)"), t("Observable set, 100 subscriber(s)")
     per10, per100 = (ten - one) / 9, (hundred - one) / 99
     goal("Binding", "set, 100 subscribers", "linear in subscribers",
-         f"{per10:.0f} ns vs {per100:.0f} ns per extra subscriber (10 vs 100)", per100 <= 1.5 * per10)
+         f"{per10:.0f} ns vs {per100:.0f} ns per extra subscriber (10 vs 100)", per100 <= 1.5 * per10,
+         "wall clock (CPU; the row's own shape)")
     for size in ["1000", "100000", "1000000"]:
         name = f"Memory hit, {size} entries"
         if f"{name}: MemoryStorage" not in r:
             continue
         m, d, n = t(f"{name}: MemoryStorage"), t(f"{name}: locked Dictionary"), t(f"{name}: NSCache")
-        goal("CacheKit memory", f"hit, {int(size):,} entries", "≤ 1.5x locked Dictionary", f"{m / d:.2f}x", m / d <= 1.5)
-        goal("CacheKit memory", f"hit, {int(size):,} entries", "≥ 4x faster than NSCache", f"{n / m:.1f}x", n / m >= 4)
+        goal("CacheKit memory", f"hit, {int(size):,} entries", "≤ 1.5x locked Dictionary", f"{m / d:.2f}x",
+             m / d <= 1.5, cpu)
+        goal("CacheKit memory", f"hit, {int(size):,} entries", "≥ 4x faster than NSCache", f"{n / m:.1f}x",
+             n / m >= 4, cpu)
     stores = [t(f"Memory store with eviction, {size} entries: MemoryStorage") for size in ["1000", "100000", "1000000"]
               if f"Memory store with eviction, {size} entries: MemoryStorage" in r]
     goal("CacheKit memory", "store with eviction", "flat from 1k to 1M entries",
-         " → ".join(show_time(value) for value in stores), max(stores) <= 2 * min(stores))
+         " → ".join(show_time(value) for value in stores), max(stores) <= 2 * min(stores), cpu)
     for size in ["4 KB", "1 MB"]:
         ds, raw = t(f"Disk store {size}: DiskStorage"), t(f"Disk store {size}: Data.write atomic")
         goal("CacheKit disk", f"{size} store", "≤ 1.5x raw atomic write", f"{ds / raw:.2f}x", ds / raw <= 1.5)
@@ -133,19 +143,21 @@ def main():
                          t("CurrentValueSubject map → removeDuplicates → sink, send"))
     chain_allocs = r["Observable map → removeDuplicates → 1 subscriber, set"].get("mallocs", 0)
     goal("Binding", "map → removeDuplicates → 1 subscriber", "≤ 0.5x OpenCombine; no allocation",
-         f"{chain / chain_peer:.2f}x, {chain_allocs} mallocs", chain / chain_peer <= 0.5 and chain_allocs == 0)
+         f"{chain / chain_peer:.2f}x, {chain_allocs} mallocs", chain / chain_peer <= 0.5 and chain_allocs == 0,
+         cpu)
     pair, pair_peer = (t("Observable combineLatest of 2, alternating sets"),
                        t("CurrentValueSubject two sinks paired by hand, alternating sends"))
     pair_allocs = r["Observable combineLatest of 2, alternating sets"].get("mallocs", 0)
     goal("Binding", "combineLatest of 2", "≤ 1.0x OpenCombine; no allocation",
-         f"{pair / pair_peer:.2f}x, {pair_allocs} mallocs", pair / pair_peer <= 1.0 and pair_allocs == 0)
+         f"{pair / pair_peer:.2f}x, {pair_allocs} mallocs", pair / pair_peer <= 1.0 and pair_allocs == 0, cpu)
     graph = t("DIKit resolve app graph")
-    for peer, limit in [("Swinject resolve app graph", 15), ("Swinject synchronized resolve app graph", 15)]:
-        goal("DIKit", "resolve a 12-service app graph", f"≥ {limit}x faster than {peer.split(' resolve')[0]}",
-             f"{t(peer) / graph:.1f}x", t(peer) / graph >= limit)
+    for peer, by in [("Swinject resolve app graph", cpu),
+                     ("Swinject synchronized resolve app graph", "wall clock (CPU; no instruction row)")]:
+        goal("DIKit", "resolve a 12-service app graph", f"≥ 15x faster than {peer.split(' resolve')[0]}",
+             f"{t(peer) / graph:.1f}x", t(peer) / graph >= 15, by)
     hand = t("Hand-written app graph")
     goal("DIKit", "resolve a 12-service app graph", "≤ 10x the hand-written graph", f"{graph / hand:.1f}x",
-         graph / hand <= 10)
+         graph / hand <= 10, cpu)
     pair_graph = "DIKit resolve app graph, two threads"
     if pair_graph in r:
         # Each two-thread row resolves a graph on each thread: the rate is two graphs per row time.
@@ -154,10 +166,11 @@ def main():
         # Issue #41: two cores cannot give anyone 1.8x here; the goal is DIKit's scaling against the
         # hand-written graph's, in the same run.
         goal("DIKit", "resolve the app graph on two threads", "scaling ≥ 0.9x the hand-written graph's",
-             f"{scaling:.2f}x vs {hand_scaling:.2f}x: {scaling / hand_scaling:.2f}", scaling / hand_scaling >= 0.9)
+             f"{scaling:.2f}x vs {hand_scaling:.2f}x: {scaling / hand_scaling:.2f}", scaling / hand_scaling >= 0.9,
+             "wall clock (contention)")
         peer = t("Swinject synchronized resolve app graph, two threads")
         goal("DIKit", "resolve the app graph on two threads", "≥ 15x faster than Swinject synchronized",
-             f"{peer / t(pair_graph):.1f}x", peer / t(pair_graph) >= 15)
+             f"{peer / t(pair_graph):.1f}x", peer / t(pair_graph) >= 15, "wall clock (contention)")
     quiet = r["Disk hit 4 KB, no writer: DiskStorage"]["p99_ns"]
     busy = r["Disk hit 4 KB, another thread storing 1 MB values: DiskStorage"]["p99_ns"]
     goal("CacheKit disk", "4 KB hit p99 under a 1 MB writer", "≤ 2x the p99 with no writer",
@@ -180,7 +193,8 @@ def main():
         url_cache = r[f"{ten}: URLSession + URLCache"]
         goal("NetworkLayer", "HTTP cache: 10 fetches of 1 MiB revalidated each time, bytes on the wire",
              "≤ 1.1 MiB", f"{cached['wire_bytes']:,} bytes (no cache: {plain['wire_bytes']:,}; URLSession + "
-             f"URLCache: {url_cache['wire_bytes']:,})", cached["wire_bytes"] <= 1.1 * (1 << 20))
+             f"URLCache: {url_cache['wire_bytes']:,})", cached["wire_bytes"] <= 1.1 * (1 << 20),
+             "bytes counted (I/O)")
         one = "HTTP cache, nginx, one fetch of 1 MiB"
         revalidated, full = t(f"{one}: revalidated (304)"), t(f"{one}: full (200)")
         floor = t(f"{one}: URLSession conditional GET (304)")
@@ -190,16 +204,21 @@ def main():
     if "HTTP cache, fresh hit: NetworkProvider + HTTPCache" in r:
         hit, memory = t("HTTP cache, fresh hit: NetworkProvider + HTTPCache"), t("HTTP cache, fresh hit: CacheKit MemoryStorage")
         goal("NetworkLayer", "HTTP cache: a fresh hit", "≤ 2x a CacheKit memory hit of the same body",
-             f"{show_time(hit)} vs {show_time(memory)}: {hit / memory:.0f}x", hit / memory <= 2)
+             f"{show_time(hit)} vs {show_time(memory)}: {hit / memory:.0f}x", hit / memory <= 2, cpu)
         offline = t("HTTP cache, offline with a stale entry: NetworkProvider + HTTPCache + RetryMiddleware")
         goal("NetworkLayer", "HTTP cache: offline, an accepted stale answer with RetryMiddleware", "≤ 50 ms",
              show_time(offline), offline <= 50_000_000)
     overhead = t("Decode: NetworkProvider over a stub session") - t("Decode: raw JSONDecoder")
-    goal("NetworkLayer", "per-request overhead, I/O excluded", "< 20 µs", show_time(overhead), overhead < 20_000)
-    print("\n| module | operation | goal | measured | |")
-    print("|---|---|---|---|---|")
+    goal("NetworkLayer", "per-request overhead, I/O excluded", "< 20 µs (60,000 instructions)",
+         show_time(overhead), overhead < 20_000, cpu)
+    print("\n| module | operation | goal | measured | judged by | |")
+    print("|---|---|---|---|---|---|")
     for row in goals:
         print("| " + " | ".join(row) + " |")
+    judged = [row for row in goals if row[-1] != "see instructions"]
+    met = sum(row[-1] == "met" for row in judged)
+    print(f"\n{met} met, {len(judged) - met} missed on the wall clock; "
+          f"{len(goals) - len(judged)} more goals are judged in instructions.")
 
 
 if __name__ == "__main__":
