@@ -24,7 +24,8 @@ import tempfile
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 
-# (row, ours, peer, goal: ("at most", x) means ours/peer <= x; ("at least", x) means peer/ours >= x)
+# (row, ours, peer, goal): ("at most", x) means ours/peer <= x; ("at least", x) means peer/ours >= x;
+# ("own at most", n) means ours - peer <= n instructions; ("compare", None) shows the ratio, no goal.
 ROWS = [
     ("Memory hit, 1,000 entries, vs a locked Dictionary", "memory-hit-1000-cachekit",
      "memory-hit-1000-dictionary", ("at most", 1.5)),

@@ -38,34 +38,34 @@ struct EntryFileTests {
         "0000000000408f40" + "0000000000004e40" + "0c00000000000000" + "45c56bfb1cf23739" + "06000000"
         + "02000000" + "43616368654b6974"
 
-    static func bytes(hex: String) -> [UInt8] {
+    static func bytes(hex: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var index = hex.startIndex
         while index < hex.endIndex {
             let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            bytes.append(
+                try #require(UInt8(hex[index..<next], radix: 16), "not a hex byte: \(hex[index..<next])"))
             index = next
         }
         return bytes
     }
 
     @Test
-    func anEntryIsWrittenInTheLayoutEveryReleaseReads() {
+    func anEntryIsWrittenInTheLayoutEveryReleaseReads() throws {
         // Given a payload, a key and an expiration
+        let trailer = try Self.bytes(hex: Self.knownTrailer)
         // When the entry is encoded
         let file = EntryFile.encode(
             payload: Data("poster bytes".utf8), key: "poster",
             expiration: StoredExpiration(deadline: 1_000, duration: 60))
         // Then it is the payload, the key, and the known trailer, byte for byte
-        #expect(
-            Array(file) == Array("poster bytes".utf8) + Array("poster".utf8)
-                + Self.bytes(hex: Self.knownTrailer))
+        #expect(Array(file) == Array("poster bytes".utf8) + Array("poster".utf8) + trailer)
     }
 
     @Test
     func theKnownTrailerIsReadAsTheEntryItDescribes() throws {
         // Given a file of 18 bytes of payload and key followed by the known trailer
-        let trailer = Data(Self.bytes(hex: Self.knownTrailer))
+        let trailer = Data(try Self.bytes(hex: Self.knownTrailer))
         // When its trailer is checked
         let check = EntryFile.check(trailer, fileSize: 12 + 6 + EntryFile.trailerSize)
         // Then it is an entry with the stored lengths, checksum and expiration

@@ -15,10 +15,11 @@ typealias LockStripe = UnsafeMutablePointer<pthread_rwlock_t>
 /// the first creation of a shared instance excludes them.
 ///
 /// It is striped: eight `pthread_rwlock_t`s, each on cache lines of its own. A reader takes only its
-/// thread's stripe (threads are given stripes in turn on their first resolve, see ``ResolutionFrames``),
-/// so readers on different cores never write the same memory, where one lock's reader count was written
-/// by every resolve on every core (two threads resolving the app graph: 4.6 to 5.0 µs a pair with one
-/// lock, 2.9 µs striped, in filtered runs on the 2-core VM). A writer takes every stripe, in order.
+/// thread's stripe (threads are given stripes in turn on their first resolve and keep them, see
+/// ``ResolutionFrames``), so readers on threads with different stripes do not write the same reader
+/// count, where one lock's was written by every resolve on every core (two threads resolving the app
+/// graph: 4.6 to 5.0 µs a pair with one lock, 2.6 and 3.1 µs striped, in full runs on the 2-core VM,
+/// Docs/Performance.md). A writer takes every stripe, in order.
 ///
 /// `pthread_rwlock_t` on every platform (ThreadSanitizer understands it), preferring writers on Linux so a
 /// register never waits behind an endless stream of resolves (`ConcurrencyTests` checks that registering

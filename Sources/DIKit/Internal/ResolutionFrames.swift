@@ -133,7 +133,10 @@ enum ResolutionFrames {
         }
         let slot = raw.bindMemory(to: ThreadResolution.self, capacity: 1)
         slot.initialize(to: ThreadResolution(stripe: stripe))
-        pthread_setspecific(key, raw)
+        // Fails only for an invalid key (checked when it was made) or without memory; a slot not kept
+        // would be made again by every resolve, and the frames on it lost.
+        let kept = pthread_setspecific(key, raw)
+        precondition(kept == 0, "DIKit could not keep a thread's resolution slot (error \(kept))")
         return slot
     }
 
