@@ -154,7 +154,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// - Returns: `true` when ``value(forKey:extendingExpiration:)`` would return a value now.
     @inlinable
     public func contains(_ key: Key) -> Bool {
-        let seconds = clock.now().timeIntervalSince1970
+        let seconds = clock.secondsSince1970()
         state.lock.lock()
         defer { state.lock.unlock() }
         guard let entry = state.state.table.peek(key) else { return false }
@@ -256,7 +256,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
     /// - Returns: How many entries were removed.
     @discardableResult
     public func removeExpired() -> Int {
-        let seconds = clock.now().timeIntervalSince1970
+        let seconds = clock.secondsSince1970()
         let removed = state.withLock { state -> [Removed] in
             let expired = state.table.keys { $0.expiration.isExpired(at: seconds) }
             state.statistics.expirations += expired.count

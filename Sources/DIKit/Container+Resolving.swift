@@ -16,7 +16,7 @@ extension Container {
         arguments: Arguments
     ) throws(ResolutionError) -> Service {
         let key = RegistrationKey(Service.self, Arguments.self, name: name)
-        let slot = ResolutionFrames.slot(frameKey)
+        let slot = ResolutionFrames.slot(lock.threadKey)
         let stripe = lock.lockForReading(stripe: slot.pointee.stripe)
         guard let base = registrations[key] else {
             lock.unlock(reading: stripe)

@@ -34,8 +34,6 @@ public final class Container: Resolving, Sendable {
     // dynamic exclusivity check cost every resolve two runtime calls and a thread-local lookup.
     @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var registrations:
         [RegistrationKey: RegistrationBase] = [:]
-    /// ``ResolutionFrames/key``, copied so a resolve reads it without the global's lazy-init check.
-    @usableFromInline let frameKey: FrameKey = ResolutionFrames.key
 
     /// Creates an empty container.
     /// - Parameter parent: A container whose registrations this one inherits and may override;

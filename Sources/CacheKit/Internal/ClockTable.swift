@@ -71,6 +71,8 @@ struct ClockTable<Key: Hashable, Payload> {
         }
     }
 
+    /// Runs `body` on `value` in one access: called on `items.values[position]`, the dictionary's entry
+    /// is reached once, not once per field written.
     @inlinable @inline(__always)
     static func modify<Value, Result>(_ value: inout Value, _ body: (inout Value) -> Result) -> Result {
         body(&value)

@@ -123,7 +123,7 @@ final class Registration<Service: Sendable, Arguments>: RegistrationBase, @unche
     func instance(arguments: Arguments, requester: Container, owner: Container) throws(ResolutionError)
         -> Service
     {
-        let slot = ResolutionFrames.slot(requester.frameKey)
+        let slot = ResolutionFrames.slot(ownerLock.threadKey)
         let parent = slot.pointee.frame
         if let recorder { recorder.record(self, parent: parent) }
         switch scope {

@@ -94,8 +94,9 @@ typealias FrameSlot = UnsafeMutablePointer<ThreadResolution>
 /// also holds the thread's lock stripe, given out in turn.
 @usableFromInline
 enum ResolutionFrames {
-    /// The key of this thread's ``FrameSlot``. Containers copy it when they are made, so a resolve
-    /// reads a stored property instead of passing through this global's lazy initialisation.
+    /// The key of this thread's ``FrameSlot``. Each container's lock copies it when it is made
+    /// (``ReadWriteLock/threadKey``), so a resolve reads a stored property instead of passing through
+    /// this global's lazy initialisation.
     @usableFromInline
     static let key: FrameKey = {
         var key = pthread_key_t()
