@@ -260,7 +260,8 @@ extension Duration {
         return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
     }
 
+    /// The duration in seconds; never traps, even past `Int64.max` seconds (where `components` does).
     var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
+        self / .seconds(1)
     }
 }

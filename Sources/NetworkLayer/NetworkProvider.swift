@@ -175,7 +175,7 @@ public final class NetworkProvider: Sendable {
         var context = context
         if let cache = configuration.httpCache {
             context.cacheExchange = CacheExchange(
-                cache: cache, policy: endpoint.cachePolicy, added: transport.addedCredentials(for:),
+                cache: cache, policy: endpoint.cachePolicy, asSent: transport.asSent,
                 generation: generation
             ) { data, http in (try? Self.decode(data, http, for: endpoint)) != nil }
         }

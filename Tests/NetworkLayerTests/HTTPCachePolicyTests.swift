@@ -277,8 +277,11 @@ struct HTTPCacheEdgeTests {
         unsafe.decode = { _, _ in CachedResource(id: "", version: 0, lang: "") }
         unsafe.acceptableStatusCodes = 200...599
         _ = try? await provider.send(unsafe)
-        // Then the next GET goes to the server
-        #expect(world.store.count == 0)
+        // Then the stored answer is gone: only the note of the invalidation is kept
+        #expect(world.store.count == 1)
+        #expect(
+            try await provider.response(for: world.resource(["cc": "max-age=100"])).source.isFromCache
+                == false)
     }
 
     @Test func aNotModifiedWithoutADateDoesNotLeaveTheAnswerOld() throws {
@@ -292,7 +295,7 @@ struct HTTPCacheEdgeTests {
             HTTPURLResponse(url: exampleURL, statusCode: 304, httpVersion: "HTTP/1.1", headerFields: [:]))
         // When it is confirmed an hour later
         let later = sent.addingTimeInterval(3_600)
-        let confirmed = stored.revalidated(by: notModified, requestDate: later, responseDate: later)
+        let confirmed = stored.revalidated(by: notModified, requestDate: later, responseDate: later).response
         // Then it is fresh again: its age counts from the 304
         #expect(Freshness(of: confirmed, at: later, heuristicFraction: 0.1).isFresh)
     }

@@ -31,6 +31,13 @@ public struct CachePolicy: Sendable, Hashable {
     /// ``ResponseSource/staleAfterError(age:error:)``. A response marked `must-revalidate` or `no-cache`
     /// is never answered stale.
     public var maximumStalenessOnError: Duration?
+    /// How long an answer that says nothing of its freshness stays fresh: one with no `max-age`, no
+    /// `Expires`, no `Last-Modified` to guess from, and no `no-cache` (many image hosts send none of
+    /// them). `nil` (the default) for RFC 9111's rule: such an answer is stale at once, and asked for
+    /// again (conditionally, when it has an `ETag`). Set it on endpoints whose answers rarely change
+    /// (images, as Kingfisher and Nuke keep them whatever the headers say); it is read when the answer
+    /// is used, so it is the endpoint's current policy that counts.
+    public var assumedLifetime: Duration?
     /// Whether a stale answer may stand in for a failure at all (`false` for the network step of
     /// ``NetworkProvider/responses(for:)``, which has yielded the stored answer already).
     var servesStaleOnError = true
@@ -54,6 +61,15 @@ public struct CachePolicy: Sendable, Hashable {
     public static let returnCacheElseLoad = CachePolicy(rule: .returnCacheElseLoad)
     /// A stored answer of any age, never the network.
     public static let onlyIfCached = CachePolicy(rule: .onlyIfCached)
+
+    /// This policy, keeping answers that say nothing of their freshness fresh for `lifetime`.
+    /// - Parameter lifetime: How long; a negative duration counts as zero.
+    /// - Returns: The policy with ``assumedLifetime`` set.
+    public func assumingLifetime(_ lifetime: Duration) -> CachePolicy {
+        var policy = self
+        policy.assumedLifetime = max(lifetime, .zero)
+        return policy
+    }
 
     /// This policy, accepting a stored answer up to `staleness` past its freshness when the network
     /// fails.

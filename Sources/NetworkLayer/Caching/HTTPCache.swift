@@ -87,9 +87,21 @@ public final class HTTPCache: Sendable {
     /// The current generation, taken when a request begins.
     var currentGeneration: Int { generation.withLock { $0 } }
 
-    /// Stores `response` under `key`, unless ``removeAll()`` ran since `started`.
-    func store(_ response: CachedHTTPResponse, forKey key: String, startedIn started: Int) {
+    /// Stores `response` under `key`, unless ``removeAll()`` ran since `started`, or (with `replacing`) the
+    /// answer stored there is no longer the one a `304` confirmed: a newer answer stored meanwhile stays.
+    /// The old answer is removed first, so one the store refuses to keep (too large) is not served
+    /// instead.
+    func store(
+        _ response: CachedHTTPResponse, forKey key: String, startedIn started: Int,
+        replacing confirmed: CachedHTTPResponse? = nil
+    ) {
         guard currentGeneration == started else { return }
+        if let confirmed {
+            guard let current = store.response(forKey: key), current.isSameVersion(as: confirmed) else {
+                return
+            }
+        }
+        store.removeResponse(forKey: key)
         store.store(response, forKey: key)
         // A removeAll() that ran while it was written may have missed it.
         if currentGeneration != started { store.removeResponse(forKey: key) }

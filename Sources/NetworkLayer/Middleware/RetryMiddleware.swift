@@ -88,7 +88,9 @@ public struct RetryPolicy: Sendable {
 ///
 /// With an ``HTTPCache``, a failure a stale stored answer may stand in for (the request's
 /// ``CachePolicy/maximumStalenessOnError`` or the response's `stale-if-error`) is answered from the
-/// store before this middleware sees it: offline, the answer comes at once, with no backoff.
+/// store before this middleware sees it: offline, the answer comes at once, with no backoff. And in
+/// ``NetworkProvider/responses(for:)``, once the stored answer was yielded, a failure without a response
+/// (offline, a refused connection) is not retried: the sequence throws it at once.
 ///
 /// Put it last in the chain (closest to the transport) so each attempt gets its own timeout.
 public struct RetryMiddleware: NetworkMiddleware {
@@ -138,7 +140,11 @@ public struct RetryMiddleware: NetworkMiddleware {
                 else { return (data, response) }
                 delay = retryAfter(response) ?? jittered(policy.backoff(afterAttempt: attempt))
             } catch {
-                guard attempt < policy.maxAttempts, let failure = Self.failure(error),
+                // The network step of `responses(for:)` after a stored answer was shown: the user has
+                // that answer, and a failure with no response (offline, a refused connection) is the
+                // news now, not after a backoff.
+                let showedStoredAnswer = context.cacheExchange?.policy.servesStaleOnError == false
+                guard attempt < policy.maxAttempts, !showedStoredAnswer, let failure = Self.failure(error),
                     policy.isRetryable(failure),
                     !Task.isCancelled
                 else {

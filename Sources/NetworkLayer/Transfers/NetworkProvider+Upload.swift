@@ -69,6 +69,8 @@ extension NetworkProvider {
                 return try await transport.upload(
                     request, body: body, size: size, rules: rules, progress: progress, record: record)
             }
+            // An upload changes the resource as any unsafe method does: its stored GET is invalidated.
+            configuration.httpCache?.invalidate(after: request, answeredBy: http, asSent: transport.asSent)
             return try Self.decode(data, http, for: endpoint).value
         }
     }

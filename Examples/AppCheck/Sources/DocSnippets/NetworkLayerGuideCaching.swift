@@ -21,6 +21,12 @@ enum NetworkLayerCachingGuide {  //-
         }
         return banner  //-
     }  //-
+
+    static func posters(posterURL: URL) -> Endpoint<Data> {  //-
+        var poster = Endpoint<Data>(url: posterURL)
+        poster.cachePolicy = .useProtocol.assumingLifetime(.seconds(30 * 86_400))
+        return poster  //-
+    }  //-
 }  //-
 
 @MainActor

@@ -2,8 +2,9 @@
 /// comma-separated directives, names in any case, values as tokens or quoted strings.
 ///
 /// A hostile value cannot make it costly or wrong: only the first ``maximumLength`` bytes are read, and
-/// only the first ``maximumDirectives`` directives; delta-seconds past 2^31 count as 2^31 (RFC 9111
-/// section 1.2.2); a `max-age` that is not a number counts as 0, so the answer is stale (section 4.2.1);
+/// only the first ``maximumDirectives`` directives, and a field longer than either fails closed: it
+/// reads as `no-store`, since a `no-store` may follow where reading stopped; delta-seconds past 2^31
+/// count as 2^31 (RFC 9111 section 1.2.2); a `max-age` that is not a number counts as 0, so the answer is stale (section 4.2.1);
 /// when a directive repeats, the first counts.
 struct CacheControl: Sendable, Equatable {
     /// The longest field read, in bytes; what follows is ignored.
@@ -36,7 +37,9 @@ struct CacheControl: Sendable, Equatable {
     init(_ field: String?) {
         guard let field else { return }
         var seen = Set<String>()
-        for directive in Self.directives(in: field) {
+        let (directives, complete) = Self.read(field)
+        if !complete { noStore = true }
+        for directive in directives {
             let name = directive.name
             guard seen.insert(name).inserted else { continue }
             let delta = directive.value.map(Self.delta)
@@ -69,9 +72,18 @@ struct CacheControl: Sendable, Equatable {
     /// The directives of `field`, names lowercased, quoted values unquoted, at most
     /// ``maximumDirectives``, from at most ``maximumLength`` bytes.
     static func directives(in field: String) -> [(name: String, value: Substring?)] {
+        read(field).directives
+    }
+
+    /// The directives of `field` as ``directives(in:)`` reads them, and whether they are all of them
+    /// (`false` when the field is longer than ``maximumLength`` bytes or has more than
+    /// ``maximumDirectives`` directives).
+    static func read(_ field: String) -> (directives: [(name: String, value: Substring?)], complete: Bool) {
         var text = Substring(field)
+        var complete = true
         if text.utf8.count > maximumLength {
             text = Substring(String(decoding: text.utf8.prefix(maximumLength), as: UTF8.self))
+            complete = false
         }
         var result: [(name: String, value: Substring?)] = []
         var rest = text[...]
@@ -96,7 +108,10 @@ struct CacheControl: Sendable, Equatable {
             }
             result.append((name, value))
         }
-        return result
+        if result.count == maximumDirectives, rest.contains(where: { $0 != "," && $0 != " " && $0 != "\t" }) {
+            complete = false
+        }
+        return (result, complete)
     }
 }
 

@@ -14,15 +14,23 @@ final class CacheExchange: Sendable {
     /// Whether the endpoint accepts a body and response (status check, `validate`, decoding), for an
     /// answer a background revalidation stores with no caller to decode it.
     let accepts: @Sendable (Data, HTTPURLResponse) -> Bool
-    /// The credentials the transport adds to a request below the pipeline (`name=value` lines).
-    let added: @Sendable (URLRequest) -> [String]
+    /// The request as the transport will send it (``Transport/asSent(_:)``).
+    let asSent: @Sendable (URLRequest) -> URLRequest
     /// The cache's generation when the request began: nothing is stored if ``HTTPCache/removeAll()`` ran
     /// since.
     let generation: Int
 
+    /// An answer waiting to be stored once the endpoint accepts it: `replacing`, when given, is the
+    /// stored answer a `304` confirmed, and the write happens only if it is still the one stored.
+    struct PendingWrite: Sendable {
+        let key: String
+        let response: CachedHTTPResponse
+        var replacing: CachedHTTPResponse? = nil
+    }
+
     private struct State: Sendable {
         var source = ResponseSource.network
-        var pending: (key: String, response: CachedHTTPResponse)?
+        var pending: PendingWrite?
         /// The key of the stored answer the latest attempt was answered with.
         var served: String?
     }
@@ -31,12 +39,12 @@ final class CacheExchange: Sendable {
 
     /// An exchange that began in `generation` (the cache's current one when `nil`).
     init(
-        cache: HTTPCache, policy: CachePolicy, added: @escaping @Sendable (URLRequest) -> [String],
+        cache: HTTPCache, policy: CachePolicy, asSent: @escaping @Sendable (URLRequest) -> URLRequest,
         generation: Int? = nil, accepts: @escaping @Sendable (Data, HTTPURLResponse) -> Bool
     ) {
         self.cache = cache
         self.policy = policy
-        self.added = added
+        self.asSent = asSent
         self.accepts = accepts
         self.generation = generation ?? cache.currentGeneration
     }
@@ -45,7 +53,7 @@ final class CacheExchange: Sendable {
     /// one), and what to store once it is accepted (`nil`: nothing; an earlier attempt's pending answer
     /// is dropped).
     func record(
-        _ source: ResponseSource, storing pending: (key: String, response: CachedHTTPResponse)? = nil,
+        _ source: ResponseSource, storing pending: PendingWrite? = nil,
         served: String? = nil
     ) {
         let replaced = state.withLock { state in
@@ -65,7 +73,10 @@ final class CacheExchange: Sendable {
             defer { state.pending = nil }
             return (state.source, state.pending)
         }
-        if let pending { cache.store(pending.response, forKey: pending.key, startedIn: generation) }
+        if let pending {
+            cache.store(
+                pending.response, forKey: pending.key, startedIn: generation, replacing: pending.replacing)
+        }
         return source
     }
 

@@ -4,27 +4,35 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Where a request's answer is stored, with no secret in it: a partition and the URL without its
-/// credentials.
+/// Where a request's answer is stored, with no secret and no path in it: a partition, the origin, and a
+/// digest of the rest of the URL.
 ///
+/// The request is the one the session will send (``Transport/asSent(_:)``: with its configuration's
+/// headers and every cookie its storage attaches), so what a session adds below the pipeline counts.
 /// The partition is the app's (``HTTPCache``'s `partition`, when it names one for the request), else
 /// `public` for a request that carries no credential, and otherwise the first 32 hexadecimal digits of the
-/// SHA-256 of its credentials (each sorted, with its name): its credential headers and query items, a
-/// user name and password in its URL, a declared value in its path, and what its session adds below the
-/// pipeline (its configuration's credential headers, its cookies for the URL). So after a logout and
+/// SHA-256 of its credentials (each sorted, with its name): its credential headers (`Cookie` among them,
+/// so every cookie counts), credential query items, a user name and password in its URL, matrix
+/// parameters in its path (`;jsessionid=…`), and a declared value in its path. So after a logout and
 /// another login the new user's requests find none of the old one's answers. A credential is what
 /// ``Redaction/isSensitive(headerName:)`` or ``Redaction/isSensitive(queryName:)`` names: declared, or
 /// named like one.
+///
+/// The address keeps the scheme, host and port in clear, and the path and remaining query only as the
+/// first 32 hexadecimal digits of their SHA-256: a token in a path (`/bot<TOKEN>/…`, declared or not) or
+/// a query item whose name gives no hint never reaches a store's file.
 struct CacheKey: Sendable, Hashable {
-    /// The store's key: `<partition> <URL>`.
+    /// The store's key: `<partition> <address>`.
     let value: String
+    /// The URL without its credentials, shared by every partition: `<origin> <digest>`.
+    let address: String
 
-    /// The key of `request`, whose session adds `added` (credentials as `name=value` lines), in the
-    /// app's `partition` when it names one; `nil` for a request without a URL.
-    init?(_ request: URLRequest, added: [String] = [], partition: String? = nil) {
+    /// The key of `request` as it will be sent, in the app's `partition` when it names one; `nil` for a
+    /// request without a URL.
+    init?(_ request: URLRequest, partition: String? = nil) {
         guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return nil }
-        var secrets = added.map { "s:" + $0 }
+        var secrets: [String] = []
         for (name, field) in request.allHTTPHeaderFields ?? [:] where Redaction.isSensitive(headerName: name)
         {
             secrets.append("h:\(name.lowercased())=\(field)")
@@ -41,25 +49,38 @@ struct CacheKey: Sendable, Hashable {
         }
         if let user = components.percentEncodedUser {
             secrets.append("u:\(user):\(components.percentEncodedPassword ?? "")")
-            components.percentEncodedUser = nil
-            components.percentEncodedPassword = nil
         }
-        components.fragment = nil
-        var address = components.string ?? url.absoluteString
-        // A declared value in the path (a bot token, `/bot<TOKEN>/…`) is hidden in the key and counts in
-        // the partition.
-        let hidden = Credentials.redactValues(in: address)
-        if hidden != address {
-            secrets.append("p:" + address)
-            address = hidden
+        var path = components.percentEncodedPath
+        if path.contains(";") {
+            // Matrix parameters (`/x;jsessionid=…`) count in the partition, not in the address.
+            secrets.append("m:" + path)
+            path = path.split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.prefix { $0 != ";" } }.joined(separator: "/")
         }
-        let digest = { (text: String) in String(SHA256.hex(text.utf8).prefix(32)) }
+        var rest = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        // A declared value in the path (a bot token, `/bot<TOKEN>/…`) counts in the partition.
+        let hidden = Credentials.redactValues(in: rest)
+        if hidden != rest {
+            secrets.append("p:" + rest)
+            rest = hidden
+        }
+        let origin =
+            "\(components.scheme?.lowercased() ?? "")://\(components.percentEncodedHost?.lowercased() ?? "")"
+            + (components.port.map { ":\($0)" } ?? "")
+        address = "\(origin) \(Self.digest(rest))"
         let owner =
-            if let partition { "app-" + digest(partition) } else if secrets.isEmpty { "public" } else {
-                digest(secrets.sorted().joined(separator: "\n"))
+            if let partition { "app-" + Self.digest(partition) } else if secrets.isEmpty { "public" } else {
+                Self.digest(secrets.sorted().joined(separator: "\n"))
             }
         value = "\(owner) \(address)"
     }
+
+    /// The key under which an unsafe method's success at this address is noted (``HTTPCache``'s
+    /// invalidation, which reaches every partition).
+    var invalidationKey: String { "invalidated \(address)" }
+
+    /// The first 32 hexadecimal digits of the SHA-256 of `text`.
+    private static func digest(_ text: String) -> String { String(SHA256.hex(text.utf8).prefix(32)) }
 
     /// The request's values of the header fields `names`, names lowercased: an absent field is an empty
     /// string, a credential's value its SHA-256.

@@ -30,7 +30,7 @@ extension CachedHTTPResponse {
     /// The answer to store for `http` and `body`, the response to `request`; `nil` when RFC 9111 or this
     /// cache's limits say not to store it: a status no cache may store without being told, `no-store`,
     /// `Vary: *` or a `Vary` of more than ``mostVaryNames`` names, more than ``mostHeaderBytes`` of
-    /// header fields.
+    /// header fields, a field whose value carries a declared or learned credential value.
     init?(
         storing http: HTTPURLResponse, body: Data, for request: URLRequest, requestDate: Date,
         responseDate: Date
@@ -45,6 +45,8 @@ extension CachedHTTPResponse {
             guard headerBytes <= Self.mostHeaderBytes else { return nil }
             guard !Self.unstoredFields.contains(name.lowercased()), !Redaction.isSensitive(headerName: name)
             else { continue }
+            // A declared or learned credential echoed back (an `ETag` that is the key): not stored at all.
+            guard Credentials.redactValues(in: value) == value else { return nil }
             headers[name] = Self.withoutCredentials(value, in: name)
         }
         let fields = CachedHTTPResponse(
@@ -66,8 +68,12 @@ extension CachedHTTPResponse {
 
     /// This answer confirmed by the `304` `http`: its fields merged in, except those that describe the
     /// body, cookies, hop-by-hop fields and credentials; if the merge would pass ``mostHeaderBytes``, only
-    /// the dates change.
-    func revalidated(by http: HTTPURLResponse, requestDate: Date, responseDate: Date) -> CachedHTTPResponse {
+    /// the dates change. `keepable` is `false` when the merged answer may be used once but not kept: the
+    /// `304` added `no-store`, or one of its fields carries a declared or learned credential value.
+    func revalidated(
+        by http: HTTPURLResponse, requestDate: Date, responseDate: Date
+    ) -> (response: CachedHTTPResponse, keepable: Bool) {
+        var carriesCredential = false
         var updated = self
         updated.requestDate = requestDate
         updated.responseDate = responseDate
@@ -81,7 +87,9 @@ extension CachedHTTPResponse {
                 !Redaction.isSensitive(headerName: name), lowercase != "vary"
             else { continue }
             for old in headers.keys where Self.sameFieldName(old, name) { headers[old] = nil }
-            headers[name] = Self.withoutCredentials("\(value)", in: name)
+            let value = "\(value)"
+            if Credentials.redactValues(in: value) != value { carriesCredential = true }
+            headers[name] = Self.withoutCredentials(value, in: name)
         }
         // A 304 without a Date (or an Age) says nothing of the stored ones, which describe the first
         // answer: kept, they would make the confirmed answer look as old as that one (RFC 9110 section
@@ -92,6 +100,28 @@ extension CachedHTTPResponse {
         }
         let bytes = headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
         if bytes <= Self.mostHeaderBytes { updated.headers = headers }
-        return updated
+        return (updated, !carriesCredential && updated.mayBeKept)
+    }
+}
+
+extension CachedHTTPResponse {
+    /// Whether this is the same stored version as `other`: the same status, header fields and times
+    /// (the body is not compared; a new version comes with a new `responseDate`).
+    func isSameVersion(as other: CachedHTTPResponse) -> Bool {
+        responseDate == other.responseDate && requestDate == other.requestDate
+            && statusCode == other.statusCode
+            && headers == other.headers
+    }
+
+    /// Whether this answer may be kept: its `Cache-Control` has no `no-store`, and no header field
+    /// carries a value declared or learned as a credential (``Credentials``), such as an `ETag` echoing
+    /// a key.
+    var mayBeKept: Bool {
+        !CacheControl(header("cache-control")).noStore && !Self.carriesCredentialValue(headers)
+    }
+
+    /// Whether a field's value holds a declared or learned credential value.
+    static func carriesCredentialValue(_ headers: [String: String]) -> Bool {
+        headers.values.contains { Credentials.redactValues(in: $0) != $0 }
     }
 }

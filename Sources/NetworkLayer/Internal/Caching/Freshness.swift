@@ -18,8 +18,11 @@ struct Freshness: Sendable {
     let control: CacheControl
 
     /// The freshness of `entry` at `now`, with heuristic lifetimes `fraction` of the time since
-    /// `Last-Modified`.
-    init(of entry: CachedHTTPResponse, at now: Date, heuristicFraction fraction: Double) {
+    /// `Last-Modified`, and `assumed` seconds (when given) for an answer that says nothing of its
+    /// freshness (no `max-age`, `Expires`, `Last-Modified` or `no-cache`).
+    init(
+        of entry: CachedHTTPResponse, at now: Date, heuristicFraction fraction: Double, assumed: Double? = nil
+    ) {
         control = CacheControl(entry.header("cache-control"))
         let responseTime = entry.responseDate.timeIntervalSince1970
         let requestTime = min(entry.requestDate.timeIntervalSince1970, responseTime)
@@ -43,6 +46,8 @@ struct Freshness: Sendable {
         {
             let sinceModified = Self.clamp(dateValue - modified.timeIntervalSince1970)
             lifetime = min(sinceModified * fraction, Self.longestHeuristicLifetime)
+        } else if let assumed, !control.noCache, entry.header("last-modified") == nil {
+            lifetime = Self.clamp(assumed)
         } else {
             lifetime = 0
         }

@@ -6,12 +6,8 @@ import Foundation
 
 /// The cache's step in the pipeline: between the last middleware and the transport, once per attempt.
 extension HTTPCache {
-    /// Methods whose success invalidates the stored `GET` of the same URL (RFC 9111 section 4.4).
-    static let invalidatingMethods: Set<String> = ["POST", "PUT", "PATCH", "DELETE"]
     /// Statuses after which a stale answer may be given instead (RFC 5861 section 4).
     static let staleIfErrorStatuses: Set<Int> = [500, 502, 503, 504]
-    /// The longest `ETag` sent back as a validator; a longer one is not used.
-    static let longestValidator = 1024
 
     /// Answers `request` from the store, the network through `next`, or both, as the exchange's policy
     /// and RFC 9111 say, recording where the answer came from in `exchange`. A background revalidation
@@ -28,31 +24,42 @@ extension HTTPCache {
         let fields = Dictionary(
             (request.allHTTPHeaderFields ?? [:]).map { ($0.key.lowercased(), $0.value) },
             uniquingKeysWith: { $1 })
-        let control = CacheControl(fields["cache-control"])
+        let control = Self.requestControl(fields)
+        // The request as the session will send it: its headers and cookies count for Vary and partitions.
+        let sent = exchange.asSent(request)
         guard method == "GET", !control.noStore, !Self.hasOwnConditions(fields),
-            let key = key(for: request, exchange: exchange)
+            let key = CacheKey(sent, partition: partition?(request))
         else {
             let answer = try await next(request)
-            if Self.invalidatingMethods.contains(method), answer.1.statusCode < 400 {
-                var get = request
-                get.httpMethod = "GET"
-                get.httpBody = nil
-                if let key = key(for: get, exchange: exchange) { store.removeResponse(forKey: key.value) }
-            }
+            invalidate(after: request, answeredBy: answer.1, asSent: exchange.asSent)
             exchange.record(.network)
             return answer
         }
         count { $0.requestCount += 1 }
-        let stored = store.response(forKey: key.value).flatMap { entry in
+        let stored = storedAnswer(for: key).flatMap { entry in
             entry.variants.isEmpty
-                || entry.variants == CacheKey.variants(named: Array(entry.variants.keys), in: request)
+                || entry.variants == CacheKey.variants(named: Array(entry.variants.keys), in: sent)
                 ? entry : nil
         }
         var rule = exchange.policy.rule
         if control.noCache, rule == .useProtocol { rule = .revalidate }
-        if control.onlyIfCached { rule = .onlyIfCached }
+        if control.onlyIfCached, rule != .onlyIfCached, rule != .returnCacheElseLoad {
+            // The request's own only-if-cached: a stored answer it accepts (fresh, or within its
+            // max-stale), else what a 504 would say (RFC 9111 section 5.2.1.7).
+            if let stored {
+                let freshness = freshness(of: stored, exchange)
+                let source = ResponseSource.cache(
+                    age: .seconds(seconds: freshness.age), isFresh: freshness.isFresh)
+                if Self.satisfies(control, freshness),
+                    let served = serve(stored, for: request, as: source, exchange, key: key)
+                {
+                    return served
+                }
+            }
+            throw NetworkError.notCached
+        }
         if let stored {
-            let freshness = Freshness(of: stored, at: now(), heuristicFraction: heuristicFraction)
+            let freshness = freshness(of: stored, exchange)
             let age = Duration.seconds(seconds: freshness.age)
             switch rule {
             case .onlyIfCached, .returnCacheElseLoad:
@@ -92,14 +99,14 @@ extension HTTPCache {
         _ request: URLRequest, key: CacheKey, stored: CachedHTTPResponse?, validated: CachedHTTPResponse?,
         exchange: CacheExchange, next: NetworkMiddleware.Next
     ) async throws -> (Data, HTTPURLResponse) {
-        let sent = validated.map { Self.conditional(request, on: $0) } ?? request
-        let sentValidators = Self.carriesValidators(sent)
+        let asked = validated.map { Self.conditional(request, on: $0) } ?? request
+        let sentValidators = Self.carriesValidators(asked)
         count { $0.networkCount += 1 }
         let requestDate = now()
         let data: Data
         let http: HTTPURLResponse
         do {
-            (data, http) = try await next(sent)
+            (data, http) = try await next(asked)
         } catch {
             if let stored, let failure = Self.staleWorthy(error),
                 let served = serveStale(stored, for: request, after: failure, exchange, key: key)
@@ -116,10 +123,15 @@ extension HTTPCache {
                 return try await fetch(
                     request, key: key, stored: nil, validated: nil, exchange: exchange, next: next)
             }
-            let updated = validated.revalidated(
+            let (updated, keepable) = validated.revalidated(
                 by: http, requestDate: requestDate, responseDate: responseDate)
             count { $0.conditionalHitCount += 1 }
-            if let served = serve(updated, for: request, as: .revalidated, exchange, key: key, storing: true)
+            // A 304 that adds no-store (or echoes a credential) confirms the answer for this use only.
+            if !keepable { store.removeResponse(forKey: key.value) }
+            let write =
+                keepable
+                ? CacheExchange.PendingWrite(key: key.value, response: updated, replacing: validated) : nil
+            if let served = serve(updated, for: request, as: .revalidated, exchange, key: key, storing: write)
             {
                 return served
             }
@@ -131,10 +143,12 @@ extension HTTPCache {
                 return served
             }
         }
-        if let entry = CachedHTTPResponse(
-            storing: http, body: data, for: sent, requestDate: requestDate, responseDate: responseDate)
+        if Self.answersItself(http, request),
+            let entry = CachedHTTPResponse(
+                storing: http, body: data, for: exchange.asSent(asked), requestDate: requestDate,
+                responseDate: responseDate)
         {
-            exchange.record(.network, storing: (key.value, entry))
+            exchange.record(.network, storing: .init(key: key.value, response: entry))
         } else {
             if CacheControl(http.value(forHTTPHeaderField: "Cache-Control")).noStore {
                 store.removeResponse(forKey: key.value)
@@ -144,11 +158,11 @@ extension HTTPCache {
         return (data, http)
     }
 
-    /// `stored`, kept under `key`, as the answer to `request`, recorded as `source` (and stored again,
-    /// once accepted, when `storing`); `nil` if no response can be made of it.
+    /// `stored`, kept under `key`, as the answer to `request`, recorded as `source` (and `storing`
+    /// written once accepted); `nil` if no response can be made of it.
     private func serve(
         _ stored: CachedHTTPResponse, for request: URLRequest, as source: ResponseSource,
-        _ exchange: CacheExchange, key: CacheKey, storing: Bool = false
+        _ exchange: CacheExchange, key: CacheKey, storing: CacheExchange.PendingWrite? = nil
     ) -> (Data, HTTPURLResponse)? {
         guard let url = request.url,
             let http = HTTPURLResponse(
@@ -156,7 +170,7 @@ extension HTTPCache {
             )
         else { return nil }
         count { $0.hitCount += 1 }
-        exchange.record(source, storing: storing ? (key.value, stored) : nil, served: key.value)
+        exchange.record(source, storing: storing, served: key.value)
         return (stored.body, http)
     }
 
@@ -166,7 +180,7 @@ extension HTTPCache {
         _ exchange: CacheExchange, key: CacheKey
     ) -> (Data, HTTPURLResponse)? {
         guard exchange.policy.servesStaleOnError else { return nil }
-        let freshness = Freshness(of: stored, at: now(), heuristicFraction: heuristicFraction)
+        let freshness = freshness(of: stored, exchange)
         let accepted = exchange.policy.maximumStalenessOnError.map(\.timeInterval)
         guard freshness.allowsStaleAfterError(accepting: accepted) else { return nil }
         let source = ResponseSource.staleAfterError(age: .seconds(seconds: freshness.age), error: failure)
@@ -181,32 +195,42 @@ extension HTTPCache {
         refresh: @escaping NetworkMiddleware.Next
     ) {
         guard beginRefreshing(key.value) else { return }
-        let sent = Self.conditional(request, on: stored)
-        let sentValidators = Self.carriesValidators(sent)
+        let asked = Self.conditional(request, on: stored)
+        let sentValidators = Self.carriesValidators(asked)
         Task { [self] in
             defer { endRefreshing(key.value) }
             count { $0.networkCount += 1 }
             let requestDate = now()
-            guard let (data, http) = try? await refresh(sent) else { return }
+            guard let (data, http) = try? await refresh(asked) else { return }
             let started = exchange.generation
             if http.statusCode == 304 {
                 guard sentValidators, Self.confirms(http, stored) else { return }
                 count { $0.conditionalHitCount += 1 }
-                let updated = stored.revalidated(by: http, requestDate: requestDate, responseDate: now())
-                store(updated, forKey: key.value, startedIn: started)
-            } else if let entry = CachedHTTPResponse(
-                storing: http, body: data, for: sent, requestDate: requestDate, responseDate: now()),
+                let (updated, keepable) = stored.revalidated(
+                    by: http, requestDate: requestDate, responseDate: now())
+                if keepable {
+                    store(updated, forKey: key.value, startedIn: started, replacing: stored)
+                } else {
+                    store.removeResponse(forKey: key.value)
+                }
+            } else if Self.answersItself(http, request),
+                let entry = CachedHTTPResponse(
+                    storing: http, body: data, for: exchange.asSent(asked), requestDate: requestDate,
+                    responseDate: now()),
                 exchange.accepts(data, http)
             {
-                store(entry, forKey: key.value, startedIn: started)
+                store(entry, forKey: key.value, startedIn: started, replacing: stored)
+            } else if CacheControl(http.value(forHTTPHeaderField: "Cache-Control")).noStore {
+                store.removeResponse(forKey: key.value)
             }
         }
     }
 
-    /// The key `request`'s answer is kept under: the app's partition, or its credentials' and those the
-    /// transport adds.
-    private func key(for request: URLRequest, exchange: CacheExchange) -> CacheKey? {
-        CacheKey(request, added: exchange.added(request), partition: partition?(request))
+    /// How fresh `stored` is now, under the exchange's policy.
+    private func freshness(of stored: CachedHTTPResponse, _ exchange: CacheExchange) -> Freshness {
+        Freshness(
+            of: stored, at: now(), heuristicFraction: heuristicFraction,
+            assumed: exchange.policy.assumedLifetime?.timeInterval)
     }
 
     /// Whether the stored answer may be used without asking: fresh, or stale within the request's own
@@ -229,45 +253,5 @@ extension HTTPCache {
         !fields.isEmpty
             && ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range"]
                 .contains { fields[$0] != nil }
-    }
-
-    /// `request` with `stored`'s validators: `If-None-Match` for an `ETag` (at most
-    /// ``longestValidator`` bytes), `If-Modified-Since` for a `Last-Modified` that is a date.
-    static func conditional(_ request: URLRequest, on stored: CachedHTTPResponse) -> URLRequest {
-        var request = request
-        if let tag = stored.header("etag"), tag.utf8.count <= longestValidator {
-            request.setValue(tag, forHTTPHeaderField: "If-None-Match")
-        }
-        if let modified = stored.header("last-modified"), RetryAfter.httpDate(from: modified) != nil {
-            request.setValue(modified, forHTTPHeaderField: "If-Modified-Since")
-        }
-        return request
-    }
-
-    /// Whether `request` carries the validators ``conditional(_:on:)`` adds.
-    private static func carriesValidators(_ request: URLRequest) -> Bool {
-        request.value(forHTTPHeaderField: "If-None-Match") != nil
-            || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
-    }
-
-    /// Whether a `304` is about `stored`: it names no `ETag`, or the same one (RFC 9111 section 4.3.4).
-    private static func confirms(_ http: HTTPURLResponse, _ stored: CachedHTTPResponse) -> Bool {
-        guard let tag = http.value(forHTTPHeaderField: "ETag") else { return true }
-        return tag == stored.header("etag")
-    }
-
-    /// `error` as the failure a stale answer may stand in for: a transport error or a timeout; `nil`
-    /// for cancellation and everything else.
-    private static func staleWorthy(_ error: any Error) -> NetworkError? {
-        switch error {
-        case let error as URLError where error.code != .cancelled: .transport(error)
-        case let error as NetworkError:
-            switch error {
-            case .transport(let underlying) where underlying.code != .cancelled: error
-            case .timedOut: error
-            default: nil
-            }
-        default: nil
-        }
     }
 }

@@ -49,13 +49,14 @@ protocol Transport: Sendable {
     /// Lets running transfers finish and releases what the transport made.
     func invalidate()
 
-    /// The credentials the transport adds to `request` below the pipeline, as `name=value` lines (the
-    /// HTTP cache counts them in the answer's partition); none unless the transport adds any.
-    func addedCredentials(for request: URLRequest) -> [String]
+    /// `request` as the transport will send it: with the header fields and cookies it adds below the
+    /// pipeline (the HTTP cache keys, partitions and compares `Vary` on this); `request` itself unless
+    /// the transport adds any.
+    func asSent(_ request: URLRequest) -> URLRequest
 }
 
 extension Transport {
-    func addedCredentials(for request: URLRequest) -> [String] { [] }
+    func asSent(_ request: URLRequest) -> URLRequest { request }
 }
 
 /// What a stream's attempt answered: the head, a refused status's first bytes (or what a session that

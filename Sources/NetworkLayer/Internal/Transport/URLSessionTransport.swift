@@ -21,8 +21,9 @@ final class URLSessionTransport: Transport {
     /// The credential headers a provider on a background session adds, and whether it may send them. The
     /// session may be shared with another provider; these are this one's.
     let policy: BackgroundPolicy?
-    /// The configuration's credential headers (`name=value`), which its requests get below the pipeline.
-    private let sessionHeaders: [String]
+    /// Every header field the session's configuration adds to a request that does not set it: its
+    /// `httpAdditionalHeaders`, credential headers included.
+    private let sessionHeaders: [(name: String, value: String)]
     /// Where the session's cookies are, when it sends them.
     private let cookies: CookieJar?
 
@@ -40,35 +41,35 @@ final class URLSessionTransport: Transport {
         let sessionConfiguration = base.configuration
         // A session the provider made has moved its credential headers out of its configuration (it sets
         // them on each request itself): they are read from it.
-        sessionHeaders =
-            (made?.credentialHeaders
-            ?? TransferSession.split(sessionConfiguration.httpAdditionalHeaders).credentials)
-            .map { "\($0.key.lowercased())=\($0.value)" }
+        var headers = (sessionConfiguration.httpAdditionalHeaders ?? [:]).map { ("\($0.key)", "\($0.value)") }
+        headers += (made?.credentialHeaders ?? [:]).map { ($0.key, $0.value) }
+        sessionHeaders = headers.sorted { $0.0.lowercased() < $1.0.lowercased() }
         cookies =
             sessionConfiguration.httpShouldSetCookies
             ? sessionConfiguration.httpCookieStorage.map(CookieJar.init) : nil
     }
 
-    /// The session's credential headers, and the cookies named like credentials that the session would
-    /// send with `request` (`session`, `JSESSIONID`, `PHPSESSID`, `sid`, a `token`, an `auth`, a declared
-    /// name): not every cookie, since a load balancer's or a bot check's changes on every answer and
-    /// would leave each answer under a key nothing asks for again.
-    func addedCredentials(for request: URLRequest) -> [String] {
-        var added = sessionHeaders
-        if let cookies, request.httpShouldHandleCookies, let url = request.url {
-            for cookie in cookies.storage.cookies(for: url) ?? [] where Self.namesCredential(cookie.name) {
-                added.append("cookie:\(cookie.name)=\(cookie.value)")
+    /// `request` with what the session adds below the pipeline: its configuration's header fields the
+    /// request does not set, and a `Cookie` field of every cookie its storage holds for the URL (sorted
+    /// by name, so the same cookies always read the same), unless the request sets its own.
+    func asSent(_ request: URLRequest) -> URLRequest {
+        var sent = request
+        for (name, value) in sessionHeaders where sent.value(forHTTPHeaderField: name) == nil {
+            sent.setValue(value, forHTTPHeaderField: name)
+        }
+        if let cookies, request.httpShouldHandleCookies, let url = request.url,
+            sent.value(forHTTPHeaderField: "Cookie") == nil
+        {
+            let held = (cookies.storage.cookies(for: url) ?? []).sorted {
+                ($0.name, $0.value) < ($1.name, $1.value)
+            }
+            if !held.isEmpty {
+                sent.setValue(
+                    held.map { "\($0.name)=\($0.value)" }.joined(separator: "; "),
+                    forHTTPHeaderField: "Cookie")
             }
         }
-        return added
-    }
-
-    /// Whether a cookie's name says it carries a credential.
-    static func namesCredential(_ name: String) -> Bool {
-        let lowercase = name.lowercased()
-        return Redaction.isSensitive(queryName: name) || lowercase.contains("sess")
-            || lowercase.hasSuffix("sid")
-            || lowercase.contains("auth")
+        return sent
     }
 
     var background: BackgroundTasks? { made.withLock { $0 }?.background }
