@@ -172,7 +172,8 @@ struct PosterRevalidationTests {
     /// set; every image request's `If-None-Match` is recorded.
     func provider(
         imageBody: Data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), offline: OfflineFlag,
-        validators: Recorder<String>
+        validators: Recorder<String>,
+        imageHeaders: [String: String] = ["ETag": "\"p1\"", "Cache-Control": "max-age=0"]
     ) -> PosterProvider {
         let search =
             #"{"documents":[{"image_url":"https://images.example/p.png","thumbnail_url":"","width":1,"height":1,"display_sitename":"","doc_url":"","collection":"","datetime":""}],"meta":{"is_end":true,"pageable_count":1,"total_count":1}}"#
@@ -183,7 +184,7 @@ struct PosterRevalidationTests {
             if offline.isOn { throw URLError(.notConnectedToInternet) }
             let sent = request.value(forHTTPHeaderField: "If-None-Match") ?? ""
             validators.append(sent)
-            let headers = ["ETag": "\"p1\"", "Cache-Control": "max-age=0"]
+            let headers = imageHeaders
             let status = sent == "\"p1\"" ? 304 : 200
             return (
                 status == 304 ? Data() : imageBody,
@@ -207,6 +208,19 @@ struct PosterRevalidationTests {
         #expect(second?.source == .revalidated)
         #expect(validators.values == ["", "\"p1\""])
         #expect(second?.imageData == first?.imageData)
+    }
+
+    @Test func aPosterWhoseHostSendsNoCacheHeadersIsKeptWithoutAskingAgain() async throws {
+        // Given a poster from a host that sends no Cache-Control, Expires, Last-Modified or ETag
+        let validators = Recorder<String>()
+        let posters = provider(offline: OfflineFlag(), validators: validators, imageHeaders: [:])
+        let movie = details("20261001", "별빛 우체국")
+        _ = try await posters.poster(for: movie)
+        // When it is asked for again
+        let second = try await posters.poster(for: movie)
+        // Then the stored poster is shown without a second download
+        #expect(validators.values.count == 1)
+        #expect(second?.source != .network)
     }
 
     @Test func offlineTheStoredPosterIsShownStale() async throws {

@@ -149,15 +149,25 @@ extension PosterSource {
     }
 }
 
-/// The HTTP cache's key of each image URL (a key is `<partition> <URL>`), the newest 1,024.
+/// The HTTP cache's key of each image URL, the newest 1,024. A key names no URL in clear (NetworkLayer
+/// keeps only its origin and a digest), so the URL is the one the poster provider is asking for while
+/// the key is read or stored: ``asking(for:_:)`` says it for the task.
 final class KeysByURL: @unchecked Sendable {
     // @unchecked Sendable: `keys` is only read and written while holding `lock`.
     private let lock = NSLock()
     private var keys: [String: String] = [:]
 
+    /// The image URL the current task asks the image provider for.
+    @TaskLocal private static var asked: String?
+
+    /// Runs `body` (the image provider's request for `url`), noting the keys it reads and stores as
+    /// `url`'s.
+    static func asking<Value>(for url: URL, _ body: () async throws -> Value) async rethrows -> Value {
+        try await $asked.withValue(url.absoluteString) { try await body() }
+    }
+
     func record(_ key: String) {
-        guard let space = key.firstIndex(of: " ") else { return }
-        let url = String(key[key.index(after: space)...])
+        guard let url = Self.asked, !key.hasPrefix("invalidated ") else { return }
         lock.withLock {
             if keys.count >= 1_024, keys[url] == nil { keys.removeAll() }
             keys[url] = key

@@ -30,6 +30,9 @@ public final class PosterProvider: PosterProviding {
     private let images: PosterImageStore
     /// How stale a stored poster may be shown when its host cannot be reached: 30 days.
     public static let staleImageLimit: Duration = .seconds(30 * 86_400)
+    /// How long a poster whose host says nothing of its freshness (no `Cache-Control`, `Expires` or
+    /// `Last-Modified`) is kept fresh: 7 days, as an image viewer keeps images whatever the headers say.
+    public static let assumedImageLifetime: Duration = .seconds(7 * 86_400)
     /// The run's keys, which no image URL or search may carry.
     private let secrets: CarriedSecrets
     /// What every cache key starts with: whose answers the entries are.
@@ -125,7 +128,10 @@ public final class PosterProvider: PosterProviding {
         // Checked before the HTTP cache keeps it: the cache stores only what the endpoint accepts.
         endpoint.validate = { data, _ in try PosterError.checkImage(data, limit: Self.maximumImageBytes) }
         endpoint.cachePolicy = .useProtocol.acceptingStaleOnError(upTo: Self.staleImageLimit)
-        let response = try await imageProvider.response(for: endpoint)
+            .assumingLifetime(Self.assumedImageLifetime)
+        let response = try await KeysByURL.asking(for: url) {
+            try await imageProvider.response(for: endpoint)
+        }
         // Bytes read from disk are checked as the network's are: the folder is not trusted more.
         try PosterError.checkImage(response.value, limit: Self.maximumImageBytes)
         let file = images.file(forImageURL: url)
