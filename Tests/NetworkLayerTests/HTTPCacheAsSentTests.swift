@@ -30,6 +30,43 @@ struct HTTPCacheAsSentTests {
         #expect(try await world.log().count == 2)
     }
 
+    @Test func aRequestSettingItsOwnCookieStillCountsTheSessionsCookies() async throws {
+        // Given a request that sets its own Cookie, on a session holding Alice's, and her answer stored
+        let world = try await CacheWorld()
+        let session = URLSession(configuration: .ephemeral)
+        let storage = try #require(session.configuration.httpCookieStorage)
+        try setCookie("uid", "alice", on: world.server, in: storage)
+        let provider = world.provider(session: session)
+        let query = ["cc": "private, max-age=100", "vary": "Cookie"]
+        var endpoint = world.resource(query)
+        endpoint.headers["Cookie"] = "consent=1"
+        _ = try await provider.send(endpoint)
+        // When the session's cookie becomes Bob's
+        try setCookie("uid", "bob", on: world.server, in: storage)
+        let bobs = try await provider.response(for: endpoint)
+        // Then Bob's answer comes from the server
+        #expect(bobs.source.isFromCache == false)
+    }
+
+    @Test func cacheThenNetworkStillRetriesALostConnection() async throws {
+        // Given a stored answer, and a network step whose first attempt loses its connection
+        let origin = ScriptedOrigin()
+        origin.answer(
+            .init(headers: ["Cache-Control": "max-age=0"]), .init(error: URLError(.networkConnectionLost)),
+            .init(headers: ["Cache-Control": "max-age=0"]))
+        let waits = Recorder<Duration>()
+        let provider = origin.provider(middlewares: [RetryMiddleware(sleep: { waits.append($0) })])
+        _ = try await provider.send(origin.film())
+        // When cache-then-network runs
+        var sources: [Bool] = []
+        for try await answer in provider.responses(for: origin.film()) {
+            sources.append(answer.source.isFromCache)
+        }
+        // Then the lost connection was retried once and the network's answer came
+        #expect(sources == [true, false])
+        #expect(waits.values.count == 1)
+    }
+
     @Test func sessionsWithOtherLanguagesGetTheirOwnVariant() async throws {
         // Given two sessions sharing one cache, one Korean and one English, set in their configurations
         let world = try await CacheWorld()

@@ -87,4 +87,22 @@ struct HTTPCacheRequestDirectiveTests {
         #expect(!key.contains("getMe"))
         #expect(key.contains("https://api.example.com"))
     }
+
+    @Test func anAppsPartitionKeepsResourcesTheURLTellsApartApart() throws {
+        // Given one user's partition, and URLs that differ only in a credential-like query item or a
+        // matrix parameter
+        let pairs = [
+            ("https://api.example.com/list?pageToken=A", "https://api.example.com/list?pageToken=B"),
+            ("https://api.example.com/files/report;v=2", "https://api.example.com/files/report;v=3"),
+        ]
+        for (first, second) in pairs {
+            // When their keys are made
+            let keys = [first, second].compactMap { text in
+                URL(string: text).flatMap { CacheKey(URLRequest(url: $0), partition: "user-42")?.value }
+            }
+            // Then they are two keys, in the app's partition
+            #expect(keys.count == 2 && keys.first != keys.last, "\(first)")
+            #expect(keys.allSatisfy { $0.hasPrefix("app-") })
+        }
+    }
 }

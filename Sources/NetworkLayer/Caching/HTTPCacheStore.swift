@@ -2,7 +2,9 @@
 /// app's (Docs/NetworkLayer.md shows one over CacheKit's `DiskStorage` in a few lines), or anything else.
 ///
 /// Keys are the cache's: a partition (the digest of the request's credentials, the app's own, or
-/// `public`) and the URL without its credentials, never a secret. The methods are called synchronously,
+/// `public`), the URL's scheme, host and port, and a digest of the rest of the URL: never a secret, never
+/// a path in clear. A key beginning `invalidated ` holds a note that an unsafe method changed the URL
+/// (a `204` with no body and no header, whose `responseDate` says when). The methods are called synchronously,
 /// from the request's task or a background revalidation's, possibly from several at once: a store is
 /// thread-safe, and a slow one (disk) holds that task's thread while it reads. A store that cannot read
 /// or write answers `nil` or drops the write (a cache that fails is a miss, never the request's failure).

@@ -30,7 +30,7 @@ extension NetworkProvider {
                     var yielded = false
                     if configuration.httpCache != nil {
                         var stored = endpoint
-                        stored.cachePolicy = .onlyIfCached
+                        stored.cachePolicy.rule = .onlyIfCached
                         if let cached = try? await response(for: stored) {
                             continuation.yield(cached)
                             yielded = true

@@ -89,8 +89,9 @@ public struct RetryPolicy: Sendable {
 /// With an ``HTTPCache``, a failure a stale stored answer may stand in for (the request's
 /// ``CachePolicy/maximumStalenessOnError`` or the response's `stale-if-error`) is answered from the
 /// store before this middleware sees it: offline, the answer comes at once, with no backoff. And in
-/// ``NetworkProvider/responses(for:)``, once the stored answer was yielded, a failure without a response
-/// (offline, a refused connection) is not retried: the sequence throws it at once.
+/// ``NetworkProvider/responses(for:)``, once the stored answer was yielded, a failure that says the server
+/// cannot be reached (offline, a refused connection, a host not found) is not retried: the sequence
+/// throws it at once. A lost connection or a timeout is retried as usual.
 ///
 /// Put it last in the chain (closest to the transport) so each attempt gets its own timeout.
 public struct RetryMiddleware: NetworkMiddleware {
@@ -144,7 +145,8 @@ public struct RetryMiddleware: NetworkMiddleware {
                 // that answer, and a failure with no response (offline, a refused connection) is the
                 // news now, not after a backoff.
                 let showedStoredAnswer = context.cacheExchange?.policy.servesStaleOnError == false
-                guard attempt < policy.maxAttempts, !showedStoredAnswer, let failure = Self.failure(error),
+                guard attempt < policy.maxAttempts, let failure = Self.failure(error),
+                    !(showedStoredAnswer && Self.isUnreachable(failure)),
                     policy.isRetryable(failure),
                     !Task.isCancelled
                 else {
@@ -163,6 +165,16 @@ public struct RetryMiddleware: NetworkMiddleware {
         if let error = error as? NetworkError { return error }
         if let error = error as? URLError { return .transport(error) }
         return nil
+    }
+
+    /// Whether `failure` says the server cannot be reached at all (offline, a refused connection, a
+    /// host not found), as opposed to a connection lost or a timeout that one more attempt often mends.
+    static func isUnreachable(_ failure: NetworkError) -> Bool {
+        guard case .transport(let error) = failure else { return false }
+        return [
+            .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .dataNotAllowed,
+            .internationalRoamingOff,
+        ].contains(error.code)
     }
 
     private func jittered(_ delay: Duration) -> Duration {

@@ -64,13 +64,16 @@ extension NetworkProvider {
         let context = endpoint.context
         let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
         return try await observing(request, context: context) {
-            let (data, http) = try await exchange(request, context: context) { [transport] request, record in
+            let (data, http) = try await exchange(request, context: context) {
+                [transport, cache = configuration.httpCache] request, record in
                 try Task.checkCancellation()
-                return try await transport.upload(
+                let answer = try await transport.upload(
                     request, body: body, size: size, rules: rules, progress: progress, record: record)
+                // An upload changes the resource as any unsafe method does: the stored GET of the URL it
+                // was sent to (after the middlewares) is invalidated.
+                cache?.invalidate(after: request, answeredBy: answer.1, asSent: transport.asSent)
+                return answer
             }
-            // An upload changes the resource as any unsafe method does: its stored GET is invalidated.
-            configuration.httpCache?.invalidate(after: request, answeredBy: http, asSent: transport.asSent)
             return try Self.decode(data, http, for: endpoint).value
         }
     }

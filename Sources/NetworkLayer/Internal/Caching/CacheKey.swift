@@ -9,7 +9,8 @@ import Foundation
 ///
 /// The request is the one the session will send (``Transport/asSent(_:)``: with its configuration's
 /// headers and every cookie its storage attaches), so what a session adds below the pipeline counts.
-/// The partition is the app's (``HTTPCache``'s `partition`, when it names one for the request), else
+/// The partition is the app's (``HTTPCache``'s `partition`, when it names one for the request, together
+/// with the credentials the URL carries, which tell resources apart), else
 /// `public` for a request that carries no credential, and otherwise the first 32 hexadecimal digits of the
 /// SHA-256 of its credentials (each sorted, with its name): its credential headers (`Cookie` among them,
 /// so every cookie counts), credential query items, a user name and password in its URL, matrix
@@ -33,9 +34,10 @@ struct CacheKey: Sendable, Hashable {
         guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return nil }
         var secrets: [String] = []
+        var headerSecrets: [String] = []
         for (name, field) in request.allHTTPHeaderFields ?? [:] where Redaction.isSensitive(headerName: name)
         {
-            secrets.append("h:\(name.lowercased())=\(field)")
+            headerSecrets.append("h:\(name.lowercased())=\(field)")
         }
         if let items = components.percentEncodedQueryItems {
             let kept = items.filter { item in
@@ -68,9 +70,15 @@ struct CacheKey: Sendable, Hashable {
             "\(components.scheme?.lowercased() ?? "")://\(components.percentEncodedHost?.lowercased() ?? "")"
             + (components.port.map { ":\($0)" } ?? "")
         address = "\(origin) \(Self.digest(rest))"
+        // An app's partition replaces the credentials the request's headers carry, never what its URL
+        // carries: `?pageToken=A` and `?pageToken=B`, `;v=2` and `;v=3` stay two answers.
         let owner =
-            if let partition { "app-" + Self.digest(partition) } else if secrets.isEmpty { "public" } else {
-                Self.digest(secrets.sorted().joined(separator: "\n"))
+            if let partition {
+                "app-" + Self.digest(([partition] + secrets.sorted()).joined(separator: "\n"))
+            } else if secrets.isEmpty && headerSecrets.isEmpty {
+                "public"
+            } else {
+                Self.digest((secrets + headerSecrets).sorted().joined(separator: "\n"))
             }
         value = "\(owner) \(address)"
     }
@@ -83,14 +91,16 @@ struct CacheKey: Sendable, Hashable {
     private static func digest(_ text: String) -> String { String(SHA256.hex(text.utf8).prefix(32)) }
 
     /// The request's values of the header fields `names`, names lowercased: an absent field is an empty
-    /// string, a credential's value its SHA-256.
+    /// string; a credential's value (a field named like one, or one carrying a declared or learned
+    /// value) its SHA-256.
     static func variants(named names: [String], in request: URLRequest) -> [String: String] {
         var values: [String: String] = [:]
         for name in names {
             let field = request.value(forHTTPHeaderField: name) ?? ""
-            values[name] =
-                Redaction.isSensitive(headerName: name) && !field.isEmpty
-                ? "sha256:" + SHA256.hex(field.utf8) : field
+            let secret =
+                !field.isEmpty
+                && (Redaction.isSensitive(headerName: name) || Credentials.redactValues(in: field) != field)
+            values[name] = secret ? "sha256:" + SHA256.hex(field.utf8) : field
         }
         return values
     }

@@ -100,7 +100,8 @@ extension CachedHTTPResponse {
         }
         let bytes = headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
         if bytes <= Self.mostHeaderBytes { updated.headers = headers }
-        return (updated, !carriesCredential && updated.mayBeKept)
+        let forbids = CacheControl(http.value(forHTTPHeaderField: "Cache-Control")).noStore
+        return (updated, !carriesCredential && !forbids && updated.mayBeKept)
     }
 }
 

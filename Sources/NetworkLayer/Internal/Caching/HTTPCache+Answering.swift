@@ -43,14 +43,16 @@ extension HTTPCache {
         }
         var rule = exchange.policy.rule
         if control.noCache, rule == .useProtocol { rule = .revalidate }
-        if control.onlyIfCached, rule != .onlyIfCached, rule != .returnCacheElseLoad {
+        if control.onlyIfCached {
             // The request's own only-if-cached: a stored answer it accepts (fresh, or within its
-            // max-stale), else what a 504 would say (RFC 9111 section 5.2.1.7).
+            // max-stale; any age under a policy that takes any), else what a 504 would say (RFC 9111
+            // section 5.2.1.7). Never the network.
             if let stored {
                 let freshness = freshness(of: stored, exchange)
                 let source = ResponseSource.cache(
                     age: .seconds(seconds: freshness.age), isFresh: freshness.isFresh)
-                if Self.satisfies(control, freshness),
+                let anyAge = rule == .onlyIfCached || rule == .returnCacheElseLoad
+                if anyAge || Self.satisfies(control, freshness),
                     let served = serve(stored, for: request, as: source, exchange, key: key)
                 {
                     return served
@@ -79,7 +81,7 @@ extension HTTPCache {
                 let source = ResponseSource.cache(age: age, isFresh: false)
                 if let served = serve(stored, for: request, as: source, exchange, key: key) {
                     refreshInBackground(
-                        request, stored: stored, key: key, exchange: exchange, refresh: refresh)
+                        request, sent: sent, stored: stored, key: key, exchange: exchange, refresh: refresh)
                     return served
                 }
             default:
@@ -90,13 +92,15 @@ extension HTTPCache {
         }
         let validated = rule == .reload ? nil : stored
         return try await fetch(
-            request, key: key, stored: stored, validated: validated, exchange: exchange, next: next)
+            request, sent: sent, key: key, stored: stored, validated: validated, exchange: exchange,
+            next: next)
     }
 
     /// Asks the network, with `validated`'s validators if given; a `304` confirms it, a failure may be
     /// answered with `stored` when stale answers are acceptable.
     private func fetch(
-        _ request: URLRequest, key: CacheKey, stored: CachedHTTPResponse?, validated: CachedHTTPResponse?,
+        _ request: URLRequest, sent: URLRequest, key: CacheKey, stored: CachedHTTPResponse?,
+        validated: CachedHTTPResponse?,
         exchange: CacheExchange, next: NetworkMiddleware.Next
     ) async throws -> (Data, HTTPURLResponse) {
         let asked = validated.map { Self.conditional(request, on: $0) } ?? request
@@ -121,7 +125,8 @@ extension HTTPCache {
                 // The 304 names another version than the stored one: ask again for the whole answer.
                 store.removeResponse(forKey: key.value)
                 return try await fetch(
-                    request, key: key, stored: nil, validated: nil, exchange: exchange, next: next)
+                    request, sent: sent, key: key, stored: nil, validated: nil, exchange: exchange, next: next
+                )
             }
             let (updated, keepable) = validated.revalidated(
                 by: http, requestDate: requestDate, responseDate: responseDate)
@@ -145,12 +150,16 @@ extension HTTPCache {
         }
         if Self.answersItself(http, request),
             let entry = CachedHTTPResponse(
-                storing: http, body: data, for: exchange.asSent(asked), requestDate: requestDate,
+                storing: http, body: data, for: sent, requestDate: requestDate,
                 responseDate: responseDate)
         {
             exchange.record(.network, storing: .init(key: key.value, response: entry))
         } else {
-            if CacheControl(http.value(forHTTPHeaderField: "Cache-Control")).noStore {
+            // A new version that cannot be kept (no-store, a credential echoed, Vary: *) must not leave
+            // the old one to be served after it.
+            if CacheControl(http.value(forHTTPHeaderField: "Cache-Control")).noStore
+                || ((200..<300).contains(http.statusCode) && Self.answersItself(http, request))
+            {
                 store.removeResponse(forKey: key.value)
             }
             exchange.record(.network)
@@ -191,7 +200,8 @@ extension HTTPCache {
     /// through `refresh` (which records nothing in the request's metrics or events: the request has its
     /// answer), storing what the server answers if the endpoint accepts it.
     private func refreshInBackground(
-        _ request: URLRequest, stored: CachedHTTPResponse, key: CacheKey, exchange: CacheExchange,
+        _ request: URLRequest, sent: URLRequest, stored: CachedHTTPResponse, key: CacheKey,
+        exchange: CacheExchange,
         refresh: @escaping NetworkMiddleware.Next
     ) {
         guard beginRefreshing(key.value) else { return }
@@ -215,7 +225,7 @@ extension HTTPCache {
                 }
             } else if Self.answersItself(http, request),
                 let entry = CachedHTTPResponse(
-                    storing: http, body: data, for: exchange.asSent(asked), requestDate: requestDate,
+                    storing: http, body: data, for: sent, requestDate: requestDate,
                     responseDate: now()),
                 exchange.accepts(data, http)
             {

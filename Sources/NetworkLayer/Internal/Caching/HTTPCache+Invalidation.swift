@@ -55,9 +55,14 @@ extension HTTPCache {
         return entry
     }
 
-    /// Whether two URLs share scheme, host and port.
-    private static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
+    /// Whether two URLs share scheme, host and port (a scheme's default port written or not).
+    static func sameOrigin(_ first: URL, _ second: URL) -> Bool {
         first.scheme?.lowercased() == second.scheme?.lowercased()
-            && first.host?.lowercased() == second.host?.lowercased() && first.port == second.port
+            && first.host?.lowercased() == second.host?.lowercased() && port(of: first) == port(of: second)
+    }
+
+    /// `url`'s port, or its scheme's default one.
+    static func port(of url: URL) -> Int? {
+        url.port ?? ["http": 80, "https": 443][url.scheme?.lowercased() ?? ""]
     }
 }

@@ -57,9 +57,16 @@ extension HTTPCache {
 
     /// Whether `http` is the answer of `request`'s own URL: not one a session followed a redirect to,
     /// which belongs under another key (a response without a URL counts as the request's).
+    /// URLs are compared as a session may rewrite them without a redirect: scheme and host in any case,
+    /// a default port written or not, an empty path as `/`, without a fragment.
     static func answersItself(_ http: HTTPURLResponse, _ request: URLRequest) -> Bool {
         guard let answered = http.url, let asked = request.url else { return true }
-        return answered.absoluteString == asked.absoluteString
+        guard answered.absoluteString != asked.absoluteString else { return true }
+        func path(_ url: URL) -> String {
+            let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+            return path.isEmpty ? "/" : path
+        }
+        return sameOrigin(answered, asked) && path(answered) == path(asked) && answered.query == asked.query
     }
 
     /// `error` as the failure a stale answer may stand in for: a transport error or a timeout; `nil`

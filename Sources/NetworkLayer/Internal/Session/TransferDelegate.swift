@@ -148,7 +148,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownlo
 
     /// Whether an answer to `request` may enter a `URLCache`: the request carries no credential header
     /// (declared or named like one: `Authorization`, `Cookie`, `X-Api-Key`), no credential query item,
-    /// no user or password in its URL, no declared or learned credential value anywhere in its URL, and
+    /// no user or password and no matrix parameter in its URL, no declared or learned credential value anywhere in its URL, and
     /// `cookies` holds no cookie for its URL.
     static func mayEnterURLCache(_ request: URLRequest, cookies: HTTPCookieStorage?) -> Bool {
         guard let url = request.url else { return false }
@@ -158,6 +158,8 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownlo
         }
         if let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             if components.user != nil || components.password != nil { return false }
+            // Matrix parameters (`;jsessionid=…`) may carry a session.
+            if components.percentEncodedPath.contains(";") { return false }
             if (components.queryItems ?? []).contains(where: { Redaction.isSensitive(queryName: $0.name) }) {
                 return false
             }

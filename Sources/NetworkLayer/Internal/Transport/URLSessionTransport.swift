@@ -50,22 +50,24 @@ final class URLSessionTransport: Transport {
     }
 
     /// `request` with what the session adds below the pipeline: its configuration's header fields the
-    /// request does not set, and a `Cookie` field of every cookie its storage holds for the URL (sorted
-    /// by name, so the same cookies always read the same), unless the request sets its own.
+    /// request does not set, and every cookie its storage holds for the URL (sorted by name, so the same
+    /// cookies always read the same), after the request's own `Cookie` if it sets one. The cookies are
+    /// added whatever the request's `httpShouldHandleCookies` says and whether or not it sets a `Cookie`:
+    /// FoundationNetworking replaces a request's `Cookie` with the stored ones and ignores that flag,
+    /// and a superset can only split answers, never join two users'.
     func asSent(_ request: URLRequest) -> URLRequest {
         var sent = request
         for (name, value) in sessionHeaders where sent.value(forHTTPHeaderField: name) == nil {
             sent.setValue(value, forHTTPHeaderField: name)
         }
-        if let cookies, request.httpShouldHandleCookies, let url = request.url,
-            sent.value(forHTTPHeaderField: "Cookie") == nil
-        {
+        if let cookies, let url = request.url {
             let held = (cookies.storage.cookies(for: url) ?? []).sorted {
                 ($0.name, $0.value) < ($1.name, $1.value)
             }
             if !held.isEmpty {
+                let own = request.value(forHTTPHeaderField: "Cookie").map { [$0] } ?? []
                 sent.setValue(
-                    held.map { "\($0.name)=\($0.value)" }.joined(separator: "; "),
+                    (own + held.map { "\($0.name)=\($0.value)" }).joined(separator: "; "),
                     forHTTPHeaderField: "Cookie")
             }
         }
