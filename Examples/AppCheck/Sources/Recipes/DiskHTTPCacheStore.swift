@@ -9,8 +9,11 @@ import Foundation  //-
 final class DiskHTTPCacheStore: HTTPCacheStore {
     private let disk: DiskStorage<Data>
 
-    init(directory: URL) throws {
-        disk = try DiskStorage(directory: directory)
+    // Each answer is kept 31 days after it was last read, on the HTTP cache's clock: longer than the
+    // 30 days of staleness recipe 3 accepts offline.
+    init(directory: URL, clock: CacheClock = .system) throws {
+        disk = try DiskStorage(
+            configuration: .init(directory: directory, expiration: .days(31)), clock: clock)
     }
 
     func response(forKey key: String) -> CachedHTTPResponse? {

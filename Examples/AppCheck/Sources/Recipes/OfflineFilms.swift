@@ -23,10 +23,14 @@ nonisolated public final class OfflineFilms: Sendable {
     /// - Parameters:
     ///   - provider: Sends the requests; the repository adds an HTTP cache to its configuration.
     ///   - folder: Where the last answers are kept, across launches.
+    ///   - user: Whose answers they are (the signed-in user's id): they stay theirs when the access token
+    ///     is renewed.
     ///   - clock: The cache's time; the system's by default.
-    public init(provider: NetworkProvider, folder: URL, clock: CacheClock = .system) throws {
+    public init(provider: NetworkProvider, folder: URL, user: String, clock: CacheClock = .system) throws {
         var configuration = provider.configuration
-        configuration.httpCache = HTTPCache(store: try DiskHTTPCacheStore(directory: folder), now: clock.now)
+        configuration.httpCache = HTTPCache(
+            store: try DiskHTTPCacheStore(directory: folder, clock: clock), partition: { _ in user },
+            now: clock.now)
         self.provider = NetworkProvider(
             session: provider.session, middlewares: provider.middlewares, configuration: configuration)
     }

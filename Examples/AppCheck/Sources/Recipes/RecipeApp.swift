@@ -20,7 +20,7 @@ nonisolated public enum RecipeApp {
             AuthenticatedProvider.make(session: session, credentials: try resolver.resolve())
         }
         container.register(OfflineFilms.self, scope: .singleton) { resolver in
-            try OfflineFilms(provider: try resolver.resolve(), folder: folder, clock: try resolver.resolve())
+            try OfflineFilms(provider: try resolver.resolve(), folder: folder, user: "user-42", clock: try resolver.resolve())
         }
         container.registerOnMainActor(PagedSearchViewModel.self) { @MainActor resolver in
             PagedSearchViewModel(

@@ -27,7 +27,8 @@ struct OfflineFilmsTests {
     func films(_ session: StubSession) throws -> OfflineFilms {
         let time = time
         return try OfflineFilms(
-            provider: NetworkProvider(session: session), folder: folder.url, clock: CacheClock { time.now })
+            provider: NetworkProvider(session: session), folder: folder.url, user: "user-42",
+            clock: CacheClock { time.now })
     }
 
     @Test func anAnswerFromTheNetworkIsFreshAndKept() async throws {
@@ -57,7 +58,7 @@ struct OfflineFilmsTests {
             try OfflineFilms(
                 provider: NetworkProvider(
                     session: session, middlewares: [RetryMiddleware(sleep: { waits.add($0) })]),
-                folder: self.folder.url, clock: CacheClock { time.now })
+                folder: self.folder.url, user: "user-42", clock: CacheClock { time.now })
         }
         _ = try await retrying(.json(pageJSON(["Harbin"]))).search("Harbin")
         time.advance(3_600)
@@ -68,10 +69,51 @@ struct OfflineFilmsTests {
         #expect(waits.count == 0)
     }
 
+    @Test func offlineAnAnswerKeptEightDaysAgoStillComesBack() async throws {
+        // Given an answer kept, and eight days on the cache's clock (the disk store's clock too)
+        _ = try await films(.json(pageJSON(["Harbin"]))).search("Harbin")
+        time.advance(8 * 86_400)
+        // When the network is gone
+        let answer = try await films(.failing(URLError(.notConnectedToInternet))).search("Harbin")
+        // Then the kept answer comes back, eight days old
+        #expect(answer.age == .seconds(8 * 86_400))
+    }
+
+    @Test func offlineAnAnswerKeptBeforeATokenRenewalStillComesBack() async throws {
+        // Given recipe 1's provider, an answer kept with the first token, and the token renewed
+        let offline = OfflineSwitch()
+        let session = StubSession { request in
+            if offline.isOn { throw URLError(.notConnectedToInternet) }
+            return (Data(pageJSON(["Harbin"]).utf8), try StubSession.makeResponse(for: request, status: 200))
+        }
+        let credentials = Recipes.Credentials(accessToken: "token-1") { "token-2" }
+        let time = time
+        let films = try OfflineFilms(
+            provider: AuthenticatedProvider.make(session: session, credentials: credentials),
+            folder: folder.url, user: "user-42", clock: CacheClock { time.now })
+        _ = try await films.search("Harbin")
+        try await credentials.refresh()
+        time.advance(3_600)
+        // When the network is gone
+        offline.turnOn()
+        let answer = try await films.search("Harbin")
+        // Then the answer kept under the old token is the user's still
+        #expect(answer.age == .seconds(3_600))
+    }
+
     @Test func offlineWithNothingKeptTheNetworksErrorIsThrown() async throws {
         let offline = try films(.failing(URLError(.notConnectedToInternet)))
         await #expect(throws: NetworkError.self) { try await offline.search("never asked") }
     }
+}
+
+/// A switch a test turns on to take a stub session offline.
+nonisolated final class OfflineSwitch: @unchecked Sendable {
+    // @unchecked Sendable: `on` is only read and written under `lock`.
+    private let lock = NSLock()
+    private var on = false
+    var isOn: Bool { lock.withLock { on } }
+    func turnOn() { lock.withLock { on = true } }
 }
 
 /// The waits a retry middleware asked for.

@@ -45,20 +45,19 @@ struct RecipeAppTests {
             $0.register(CacheClock.self) { _ in CacheClock { saved } }
             $0.register(OfflineFilms.self, scope: .singleton) { resolver in
                 try OfflineFilms(
-                    provider: try resolver.resolve(), folder: folder, clock: try resolver.resolve())
+                    provider: try resolver.resolve(), folder: folder, user: "user-42", clock: try resolver.resolve())
             }
         } operation: {
             // When an answer arrives and is kept
             let films: OfflineFilms = try Container.current.resolve()
             _ = try await films.search("Harbin")
         }
-        // Then, read back offline two hours after the test's time by the same user (answers to requests
-        // with a token are kept apart by the token), it is two hours old
+        // Then, read back offline two hours after the test's time by the same user, it is two hours old
         let sameUser = AuthenticatedProvider.make(
             session: StubSession.failing(URLError(.notConnectedToInternet)),
             credentials: Recipes.Credentials(accessToken: "from sign-in") { "renewed" })
         let offline = try OfflineFilms(
-            provider: sameUser, folder: folder, clock: CacheClock { saved.addingTimeInterval(7_200) })
+            provider: sameUser, folder: folder, user: "user-42", clock: CacheClock { saved.addingTimeInterval(7_200) })
         #expect(try await offline.search("Harbin").age == .seconds(7_200))
     }
 }
