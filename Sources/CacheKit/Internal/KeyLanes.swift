@@ -6,13 +6,14 @@
 ///
 /// - Order: callers that arrive while an exclusive operation runs or waits queue behind it in one line,
 ///   exclusive operations included, so `removeAll`, `store(k)`, `removeAll` run in that order.
-/// - Nesting: a task that holds a lane (a tier that reads or writes another key through the same cache)
-///   gets the next one without queueing behind a waiting exclusive operation, which waits for that very
-///   task: queueing there would wait forever. A task holds a lane while its lease is live; an
-///   unstructured task started inside inherits the lease but loses the right when the lane is released.
-/// - Sponsoring: a shared load runs under a token of its own (``runSponsored(_:_:)``), which a lane
-///   holder that waits for the load lends its right to (``sponsor(_:)``): the load's own reads then pass
-///   a waiting exclusive operation while a holder waits for them, and queue as any caller once none does.
+/// - Rights: a task that holds a lane of this instance, or runs a load a holder of one waits for, may
+///   pass a waiting exclusive operation, which waits for that very holder: queueing there would wait
+///   forever. What a task holds is a set, across every instance (``LaneRights``, a task-local added to
+///   and never replaced), so a call through a second cache keeps the right to come back through the
+///   first. Docs/Architecture.md ("Why no lane wait can form a cycle") gives the argument.
+/// - Sponsoring: a shared load runs under a token of its own (``runSponsored(_:_:)``); a task about to
+///   wait for the load links the token to its own rights (``sponsor(_:)``), so the load's calls through
+///   any cache pass a waiting exclusive operation that a task waiting for the load blocks.
 /// - Cancellation: a read waiting for its lane (``runUnlessCancelled(_:_:)``) leaves at once when its task
 ///   is cancelled. Stores and removes keep their place: skipping one would reorder the key's writes.
 final class KeyLanes: Sendable {
@@ -21,8 +22,8 @@ final class KeyLanes: Sendable {
     struct Waiter: Sendable {
         let id: UInt64
         let continuation: Continuation
-        /// The lease or sponsored token of the task waiting, whose right to pass may come later.
-        var held: UInt64? = nil
+        /// The rights of the task waiting, which may let it pass later (when a holder waits for it).
+        var held = LaneRights()
     }
 
     enum Queued: Sendable {
@@ -39,33 +40,45 @@ final class KeyLanes: Sendable {
         var queue: [Queued] = []
         /// Waits cancelled before they were queued.
         var cancelled: Set<UInt64> = []
-        /// The leases of the lanes held now; a task whose lease is here holds a lane.
-        var leases: Set<UInt64> = []
-        /// The tokens of running loads, each with the leases (or tokens) of the tasks waiting for it.
-        var sponsors: [UInt64: Set<UInt64>] = [:]
+        /// The leases of the lanes held now; a task whose rights hold one of these holds a lane here.
+        var leases: Set<LaneID> = []
         var nextID: UInt64 = 0
+        /// This instance's number among every instance, which its leases carry.
+        let owner: UInt64
+
+        init(owner: UInt64) { self.owner = owner }
 
         /// A new lease for a lane just taken.
-        mutating func lease() -> UInt64 {
+        mutating func lease() -> LaneID {
             nextID &+= 1
-            leases.insert(nextID)
-            return nextID
+            let lease = LaneID(owner: owner, number: nextID)
+            leases.insert(lease)
+            return lease
         }
 
         var isOpen: Bool { !exclusive && queue.isEmpty }
     }
 
-    let state = Locked(State())
+    let state: Locked<State>
 
-    /// The lease of the lane the current task holds (or the token of the load it runs), and of which
-    /// lanes (nested calls bypass the queue).
-    @TaskLocal static var holder: (lanes: ObjectIdentifier, lease: UInt64)?
+    /// What the current task holds and runs, across every instance: the leases of its lanes and the
+    /// tokens of its loads.
+    @TaskLocal static var rights = LaneRights()
+
+    init() {
+        state = Locked(State(owner: LaneRegistry.register()))
+        LaneRegistry.add(self)
+    }
+
+    deinit {
+        LaneRegistry.remove(state.withLock { $0.owner })
+    }
 
     /// Runs `body` holding `key`'s lane; waits for it however long, cancelled or not.
     func run<T, Failure: Error>(_ key: String, _ body: () async throws(Failure) -> T) async throws(Failure)
         -> T
     {
-        let lease = await acquire(key, cancellable: false) ?? 0
+        let lease = await acquire(key, cancellable: false) ?? LaneID(owner: 0, number: 0)
         defer { release(key, lease: lease) }
         return try await holding(lease, body)
     }
@@ -112,11 +125,11 @@ final class KeyLanes: Sendable {
         }
     }
 
-    /// Runs `body` marked as holding a lane of this instance under `lease`.
-    private func holding<T, Failure: Error>(_ lease: UInt64, _ body: () async throws(Failure) -> T)
+    /// Runs `body` with `lease` added to the task's rights.
+    func holding<T, Failure: Error>(_ lease: LaneID, _ body: () async throws(Failure) -> T)
         async throws(Failure) -> T
     {
-        let result: Result<T, Failure> = await Self.$holder.withValue((ObjectIdentifier(self), lease)) {
+        let result: Result<T, Failure> = await Self.$rights.withValue(Self.rights.adding(lease)) {
             do throws(Failure) {
                 return .success(try await body())
             } catch {
@@ -130,10 +143,10 @@ final class KeyLanes: Sendable {
     /// before it was free, or when `unlessExclusivePending` and an exclusive operation runs or waits
     /// (judged under the lock, so it can never queue behind one).
     private func acquire(_ key: String, cancellable: Bool, unlessExclusivePending: Bool = false) async
-        -> UInt64?
+        -> LaneID?
     {
-        let held = Self.holder.flatMap { $0.lanes == ObjectIdentifier(self) ? $0.lease : nil }
-        let first = state.withLock { state -> (lease: UInt64?, waitID: UInt64?) in
+        let held = Self.rights
+        let first = state.withLock { state -> (lease: LaneID?, waitID: UInt64?) in
             if unlessExclusivePending, !state.isOpen { return (nil, nil) }
             let nested = state.mayNest(held)
             if state.busy[key] == nil, state.isOpen || (nested && !state.exclusive) {
@@ -171,7 +184,7 @@ final class KeyLanes: Sendable {
         } else {
             acquired = await wait()
         }
-        return state.withLock { state -> UInt64? in
+        return state.withLock { state -> LaneID? in
             state.cancelled.remove(id)
             return acquired ? state.lease() : nil
         }
@@ -197,7 +210,7 @@ final class KeyLanes: Sendable {
         removed?.resume(returning: false)
     }
 
-    private func release(_ key: String, lease: UInt64) {
+    private func release(_ key: String, lease: LaneID) {
         let next = state.withLock { state -> [Continuation] in
             state.leases.remove(lease)
             if var waiting = state.busy[key], !waiting.isEmpty {

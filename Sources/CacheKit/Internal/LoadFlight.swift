@@ -25,9 +25,9 @@ final class LoadFlight<Value: Sendable>: Sendable {
 
     private let state = Locked(State())
     /// The token the load runs under in the cache's ``KeyLanes``, which callers holding a lane sponsor.
-    let laneToken: UInt64
+    let laneToken: LaneID
 
-    init(laneToken: UInt64) {
+    init(laneToken: LaneID) {
         self.laneToken = laneToken
     }
 
