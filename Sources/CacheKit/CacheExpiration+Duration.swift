@@ -27,25 +27,37 @@ extension CacheExpiration {
 }
 
 extension MemoryStorage.Configuration {
-    /// ``sweepInterval`` as a `Duration`; `nil` turns the periodic sweep off.
+    /// ``sweepInterval`` as a `Duration`; `nil` turns the periodic sweep off, and reads `nil` whenever
+    /// the sweep is off (an interval that is NaN, infinite or more than a year), so writing back what was
+    /// read never turns a sweep on.
     public var sweepPeriod: Duration? {
-        get { sweepInterval.map(Duration.cacheSeconds) }
+        get { Duration.sweepPeriod(of: sweepInterval) }
         set { sweepInterval = newValue?.cacheSeconds }
     }
 }
 
 extension DiskStorage.Configuration {
-    /// ``sweepInterval`` as a `Duration`; `nil` turns the periodic sweep off.
+    /// ``sweepInterval`` as a `Duration`; `nil` turns the periodic sweep off, and reads `nil` whenever
+    /// the sweep is off (an interval that is NaN, infinite or more than a year), so writing back what was
+    /// read never turns a sweep on.
     public var sweepPeriod: Duration? {
-        get { sweepInterval.map(Duration.cacheSeconds) }
+        get { Duration.sweepPeriod(of: sweepInterval) }
         set { sweepInterval = newValue?.cacheSeconds }
     }
 }
 
 extension Duration {
-    /// This span in seconds, as CacheKit's `TimeInterval`s count them.
+    /// This span in seconds, as CacheKit's `TimeInterval`s count them; never a trap, even past
+    /// `Int64.max` seconds, where `components` traps.
     var cacheSeconds: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
+        self / .seconds(1)
+    }
+
+    /// The sweep period a storage runs with `interval`: `nil` when the sweep is off (no interval, NaN,
+    /// infinite, or more than a year, as the storages read it).
+    static func sweepPeriod(of interval: TimeInterval?) -> Duration? {
+        guard let interval, interval.isFinite, interval <= 365 * 86_400 else { return nil }
+        return cacheSeconds(interval)
     }
 
     /// `seconds` as a `Duration`; a span that is not finite, or beyond what a `Duration` holds, is

@@ -160,6 +160,11 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// later, so the provider's fires first, and at most a week (FoundationNetworking multiplies it into
     /// an `Int` of milliseconds and traps on overflow).
     static func transportTimeout(for timeout: Duration) -> TimeInterval {
+        // Compared before `components`, which traps past `Int64.max` seconds either way.
+        guard timeout > .zero else { return 1 }
+        guard timeout < .seconds(maximumTransportTimeout) else {
+            return TimeInterval(maximumTransportTimeout)
+        }
         let seconds = timeout.components.seconds
         guard seconds < maximumTransportTimeout else { return TimeInterval(maximumTransportTimeout) }
         return TimeInterval(max(seconds + 1, 1))

@@ -256,7 +256,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
 
 extension Duration {
     var formattedSeconds: String {
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let seconds = max(timeInterval, 0)
         return seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
     }
 
@@ -264,4 +264,14 @@ extension Duration {
     var timeInterval: TimeInterval {
         self / .seconds(1)
     }
+
+    /// The whole seconds of this duration, toward zero, clamped to `Int64`; never traps.
+    var wholeSeconds: Int64 {
+        let seconds = timeInterval.rounded(.towardZero)
+        return Int64(exactly: seconds) ?? (seconds > 0 ? .max : .min)
+    }
+
+    /// A century: the longest a NetworkLayer `Task.sleep` waits (a longer `Duration`, or
+    /// `.seconds(Int64.max)`, which `Task.sleep` traps on, is this).
+    static var longestSleep: Duration { .seconds(100 * 365 * 86_400) }
 }

@@ -38,13 +38,19 @@ struct DurationSpanTests {
         #expect(disk.sweepPeriod == .milliseconds(2_500))
     }
 
-    @Test func aSweepIntervalNoDurationHoldsIsClampedNotATrap() {
+    @Test(arguments: [Double?.none, .nan, .infinity, -.infinity, 1e300])
+    func aDisabledSweepReadsNilAndWritingItBackKeepsItOff(_ interval: Double?) {
+        // Given a sweep turned off by an interval the storages read as off
         var disk = DiskStorage<String>.Configuration()
-        disk.sweepInterval = .infinity
-        #expect(disk.sweepPeriod == .seconds(Int64.max))
-        disk.sweepInterval = .nan
-        #expect(disk.sweepPeriod == .zero)
-        disk.sweepInterval = 1e300
-        #expect(disk.sweepPeriod != nil)
+        disk.sweepInterval = interval
+        var memory = MemoryStorage<String, String>.Configuration()
+        memory.sweepInterval = interval
+        // When the period is read and written back
+        let read = (disk.sweepPeriod, memory.sweepPeriod)
+        disk.sweepPeriod = disk.sweepPeriod
+        memory.sweepPeriod = memory.sweepPeriod
+        // Then it read nil, and the sweep stays off
+        #expect(read.0 == nil && read.1 == nil)
+        #expect(disk.sweepInterval == nil && memory.sweepInterval == nil)
     }
 }

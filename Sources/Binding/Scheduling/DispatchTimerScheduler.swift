@@ -46,10 +46,15 @@ extension Duration {
     /// This duration as a dispatch interval in nanoseconds: negative as zero, too long as "a century",
     /// so no duration a caller passes can overflow dispatch's arithmetic.
     var dispatchInterval: DispatchTimeInterval {
+        // Compared before `components`, which traps past `Int64.max` seconds.
+        guard self > .zero else { return .nanoseconds(0) }
+        guard self < .longestWait else { return .seconds(Int(Duration.longestWait.components.seconds)) }
         let (seconds, attoseconds) = components
-        guard seconds >= 0 else { return .nanoseconds(0) }
-        let century: Int64 = 100 * 365 * 24 * 3600
-        guard seconds < century else { return .seconds(Int(century)) }
         return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
+
+    /// A century: the longest wait Binding schedules or sleeps; a longer one (`.seconds(Int64.max)`, the
+    /// usual way to say "no limit") is this, since `Task.sleep` and Dispatch trap or overflow past a few
+    /// hundred years.
+    static var longestWait: Duration { .seconds(100 * 365 * 24 * 3600) }
 }

@@ -54,7 +54,7 @@ public final class ManualTimerScheduler: TimerScheduler {
         let active = ActiveFlag()
         state.withLock { state in
             state.nextSequence += 1
-            let due = state.now + max(delay, .zero)
+            let due = state.now.saturatingAdding(delay)
             state.entries.append(
                 Entry(due: due, sequence: state.nextSequence, active: active, action: action))
         }
@@ -66,7 +66,7 @@ public final class ManualTimerScheduler: TimerScheduler {
     /// Each action runs with the clock set to its own due time, and no lock held.
     /// - Parameter interval: How far to move; a negative interval counts as zero.
     public func advance(by interval: Duration = .zero) {
-        let target = state.withLock { $0.now + max(interval, .zero) }
+        let target = state.withLock { $0.now.saturatingAdding(interval) }
         while let (entry, cancelled) = takeNextEntry(dueBy: target) {
             // Cancelled actions (and the values they captured) are released here, after unlocking.
             withExtendedLifetime(cancelled) {}
@@ -96,5 +96,17 @@ public final class ManualTimerScheduler: TimerScheduler {
             state.now = max(state.now, entry.due)
             return (entry, cancelled)
         }
+    }
+}
+
+extension Duration {
+    /// The latest time a ``ManualTimerScheduler`` reaches: far past any test, and far below where a
+    /// `Duration`'s 128-bit count of attoseconds would overflow.
+    static var latestManualTime: Duration { .seconds(Int64.max) * 8 }
+
+    /// This time plus `span` (a negative span counts as zero), never past ``latestManualTime``.
+    func saturatingAdding(_ span: Duration) -> Duration {
+        let span = min(max(span, .zero), .seconds(Int64.max))
+        return self >= Self.latestManualTime - span ? Self.latestManualTime : self + span
     }
 }

@@ -43,9 +43,9 @@ public enum ResponseSource: Sendable, CustomStringConvertible {
         switch self {
         case .network: "network"
         case .cache(let age, let isFresh):
-            "cache (\(isFresh ? "fresh" : "stale"), \(age.components.seconds) s old)"
+            "cache (\(isFresh ? "fresh" : "stale"), \(age.wholeSeconds) s old)"
         case .revalidated: "revalidated (304)"
-        case .staleAfterError(let age, let error): "stale (\(age.components.seconds) s old) after: \(error)"
+        case .staleAfterError(let age, let error): "stale (\(age.wholeSeconds) s old) after: \(error)"
         }
     }
 }

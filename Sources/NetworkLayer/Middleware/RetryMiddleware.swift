@@ -111,7 +111,10 @@ public struct RetryMiddleware: NetworkMiddleware {
     ///   - random: A number in `0..<1` for jitter; the system generator by default.
     public init(
         policy: RetryPolicy = RetryPolicy(),
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = {
+            // A century at most: `Task.sleep` traps on `.seconds(Int64.max)`, a `maxDelay` one may set.
+            try await Task.sleep(for: min($0, .seconds(100 * 365 * 86_400)))
+        },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.policy = policy.clamped

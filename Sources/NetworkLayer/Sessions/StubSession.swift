@@ -135,11 +135,11 @@ public struct StubSession: NetworkSessionType {
     }
 
     /// This session, answering only after `delay` (cancellable).
-    /// - Parameter delay: How long each answer takes.
+    /// - Parameter delay: How long each answer takes; at most a century (`.seconds(Int64.max)` is that).
     /// - Returns: The delayed session.
     public func delayed(by delay: Duration) -> StubSession {
         StubSession { request in
-            try await Task.sleep(for: delay)
+            try await Task.sleep(for: min(delay, .longestSleep))
             return try await self.response(for: request)
         }
     }

@@ -45,7 +45,8 @@ struct RecipeAppTests {
             $0.register(CacheClock.self) { _ in CacheClock { saved } }
             $0.register(OfflineFilms.self, scope: .singleton) { resolver in
                 try OfflineFilms(
-                    provider: try resolver.resolve(), folder: folder, user: "user-42", clock: try resolver.resolve())
+                    provider: try resolver.resolve(), folder: folder, user: "user-42",
+                    clock: try resolver.resolve())
             }
         } operation: {
             // When an answer arrives and is kept
@@ -57,7 +58,8 @@ struct RecipeAppTests {
             session: StubSession.failing(URLError(.notConnectedToInternet)),
             credentials: Recipes.Credentials(accessToken: "from sign-in") { "renewed" })
         let offline = try OfflineFilms(
-            provider: sameUser, folder: folder, user: "user-42", clock: CacheClock { saved.addingTimeInterval(7_200) })
+            provider: sameUser, folder: folder, user: "user-42",
+            clock: CacheClock { saved.addingTimeInterval(7_200) })
         #expect(try await offline.search("Harbin").age == .seconds(7_200))
     }
 }

@@ -87,6 +87,10 @@ final class DeadlineTimer: @unchecked Sendable {
 
     /// `now` plus `timeout` in nanoseconds, saturating at `UInt64.max`; a negative timeout is `now`.
     static func deadline(after timeout: Duration, from now: UInt64) -> UInt64 {
+        // Compared before `components`, which traps past `Int64.max` seconds (`UInt64.max` nanoseconds
+        // is about 584 years).
+        guard timeout > .zero else { return now }
+        guard timeout < .seconds(Int64(UInt64.max / 1_000_000_000)) else { return .max }
         let (seconds, attoseconds) = timeout.components
         guard seconds >= 0, attoseconds >= 0 else { return now }
         let whole = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)

@@ -28,7 +28,7 @@ enum DataErrors {
 
     /// `duration` as `500 ms` or `15.0 s`.
     private static func seconds(_ duration: Duration, alwaysSeconds: Bool = false) -> String {
-        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let value = max(duration / .seconds(1), 0)
         if value < 1, !alwaysSeconds { return "\(Int((value * 1000).rounded())) ms" }
         return String(format: "%.1f s", value)
     }
