@@ -154,6 +154,25 @@ struct BackgroundJournalTests {
         #expect(!text.contains("abc123"))
     }
 
+    @Test func anEntryKeepsNoPathATokenNobodyDeclaredCouldBeIn() throws {
+        // Given a report whose URL carries a bot token in its path, never declared in this process
+        let token = "BOT\(UUID().uuidString.prefix(12))"
+        let head = try #require(
+            HTTPURLResponse(
+                url: URL(string: "https://api.example:8443/bot\(token)/sendDocument")!, statusCode: 200,
+                httpVersion: "HTTP/1.1", headerFields: [:]))
+        // When it is written
+        journal.write(
+            BackgroundTransfer(
+                endpoint: "POST send", kind: .upload, response: head, body: Data(), error: nil),
+            name: "path")
+        // Then neither the token nor the path is in the file; the scheme, host and port are
+        let text = try String(contentsOf: journal.folder.appendingPathComponent("path.json"), encoding: .utf8)
+        #expect(!text.contains(token))
+        #expect(!text.contains("sendDocument"))
+        #expect(journal.pending().first?.transfer.response?.url?.absoluteString == "https://api.example:8443")
+    }
+
     @Test func entriesThatAreNotRegularSmallReadableFilesAreRemovedUnread() throws {
         // Given garbage, an oversized entry and a FIFO in the journal
         try FileManager.default.createDirectory(at: journal.folder, withIntermediateDirectories: true)

@@ -10,8 +10,8 @@ import Foundation
 /// launch.
 ///
 /// It holds nothing secret, whatever the process has declared so far (a relaunch in the background may
-/// not have made its groups yet): the endpoint's name redacted, the response's URL without its query or
-/// user info, a download's destination (relative to the home folder), the status, the response's
+/// not have made its groups yet): the endpoint's name redacted, the response's scheme, host and port
+/// (no path: it may carry a token), a download's destination (relative to the home folder), the status, the response's
 /// descriptive headers only (``keptHeaders``), and the failure's kind. An upload's response body is not
 /// kept: a replayed report's body is empty. Each entry is one small JSON file; at most ``entryLimit`` are
 /// read at a launch, each at most ``entrySizeLimit`` bytes, and one that is not a regular file or cannot
@@ -31,13 +31,13 @@ struct BackgroundJournal: Sendable {
         "age", "expires",
     ]
 
-    /// `url` without its query, fragment, user and password, and with declared values hidden.
+    /// `url`'s scheme, host and port only: a path can carry a token (`/bot<TOKEN>/…`) that the
+    /// relaunched process has not declared yet, so nothing that is ever secret is kept.
     static func bare(_ url: URL?) -> String? {
-        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return nil
-        }
-        (components.query, components.fragment, components.user, components.password) = (nil, nil, nil, nil)
-        return components.string.map(Credentials.redactValues)
+        guard let url, let scheme = url.scheme, let host = url.host else { return nil }
+        var origin = URLComponents()
+        (origin.scheme, origin.host, origin.port) = (scheme, host, url.port)
+        return origin.string
     }
 
     /// The journal of the background session `identifier` in the app's Application Support folder
