@@ -191,4 +191,31 @@ struct HTTPCacheConfirmationTests {
         film.cachePolicy = .onlyIfCached
         await #expect(throws: NetworkError.self) { try await provider.send(film) }
     }
+
+    @Test func aHitReadsTheHeadersOfTheVersionStoredNow() async throws {
+        // Given an answer hit while fresh, then stale and confirmed by a 304 that changes a header
+        let origin = ScriptedOrigin()
+        origin.answer(
+            .init(headers: ["Cache-Control": "max-age=1", "ETag": "\"v1\"", "X-Edition": "first"]),
+            .init(
+                status: 304,
+                headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=600", "X-Edition": "second"]))
+        let provider = origin.provider()
+        _ = try await provider.send(origin.film())
+        let early = try await provider.response(for: origin.film())
+        origin.date.advance(seconds: 10)
+        _ = try await provider.send(origin.film())
+        // When it is hit again, fresh, at two URLs that share its key (fragments differ)
+        var endpoint = origin.film()
+        endpoint.baseURL = URL(string: "https://api.example.com/films/1#a")!
+        let first = try await provider.response(for: endpoint)
+        endpoint.baseURL = URL(string: "https://api.example.com/films/1#b")!
+        let second = try await provider.response(for: endpoint)
+        // Then each reads the confirmed version's header, at its own URL
+        #expect(early.httpResponse.value(forHTTPHeaderField: "X-Edition") == "first")
+        #expect(first.source.isFromCache && second.source.isFromCache)
+        #expect(first.httpResponse.value(forHTTPHeaderField: "X-Edition") == "second")
+        #expect(first.httpResponse.url?.fragment == "a")
+        #expect(second.httpResponse.url?.fragment == "b")
+    }
 }

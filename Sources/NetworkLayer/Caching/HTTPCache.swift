@@ -51,6 +51,13 @@ public final class HTTPCache: Sendable {
     let partition: (@Sendable (URLRequest) -> String?)?
     private let counts = Locked(Statistics())
     private let refreshing = Locked(Set<String>())
+    /// The responses made of stored answers, by key: a fresh hit of the same version of an answer for
+    /// the same URL reuses its `HTTPURLResponse` (immutable) instead of building one again, which
+    /// capitalizes every header name on Linux. At most ``madeResponseLimit``, forgotten all at once when
+    /// full.
+    let madeResponses = Locked([String: MadeResponse]())
+    /// The most responses ``madeResponses`` keeps: 256.
+    static let madeResponseLimit = 256
     /// How many times ``removeAll()`` ran: a write that began before the latest is dropped.
     private let generation = Locked(0)
 
@@ -81,6 +88,11 @@ public final class HTTPCache: Sendable {
     /// it (call it at logout).
     public func removeAll() {
         generation.withLock { $0 += 1 }
+        let made = madeResponses.withLock { responses in
+            defer { responses = [:] }
+            return responses
+        }
+        withExtendedLifetime(made) {}
         store.removeAll()
     }
 
@@ -124,4 +136,11 @@ public final class HTTPCache: Sendable {
 
     /// How many background revalidations run now (for tests).
     var refreshingCount: Int { refreshing.withLock { $0.count } }
+}
+
+/// A response made of a stored answer, and what it was made from.
+struct MadeResponse: Sendable {
+    let stored: CachedHTTPResponse
+    let url: URL
+    let response: HTTPURLResponse
 }

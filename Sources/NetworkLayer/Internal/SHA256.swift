@@ -4,57 +4,71 @@
 enum SHA256 {
     /// The digest of `bytes`, in lowercase hexadecimal (64 characters).
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        var message = Array(bytes)
+        var message = [UInt8]()
+        message.reserveCapacity(bytes.underestimatedCount + 72)
+        message.append(contentsOf: bytes)
         let bitLength = UInt64(truncatingIfNeeded: message.count) &* 8
         message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
+        message.append(contentsOf: repeatElement(0, count: (120 - message.count % 64) % 64))
         for shift in stride(from: 56, through: 0, by: -8) {
             message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        var hash = initial
+        var hash: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
+            0x5be0_cd19
+        )
         var words = [UInt32](repeating: 0, count: 64)
-        for start in stride(from: 0, to: message.count, by: 64) {
-            for index in 0..<16 {
-                let offset = start + index * 4
-                words[index] =
-                    UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16
-                    | UInt32(message[offset + 2]) << 8 | UInt32(message[offset + 3])
+        constants.withUnsafeBufferPointer { constants in
+            message.withUnsafeBufferPointer { message in
+                words.withUnsafeMutableBufferPointer { words in
+                    for start in stride(from: 0, to: message.count, by: 64) {
+                        for index in 0..<16 {
+                            let offset = start + index * 4
+                            words[index] =
+                                UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16
+                                | UInt32(message[offset + 2]) << 8 | UInt32(message[offset + 3])
+                        }
+                        for index in 16..<64 {
+                            let low = words[index - 15]
+                            let high = words[index - 2]
+                            let s0 = rotate(low, 7) ^ rotate(low, 18) ^ (low >> 3)
+                            let s1 = rotate(high, 17) ^ rotate(high, 19) ^ (high >> 10)
+                            words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+                        }
+                        var (a, b, c, d, e, f, g, h) = hash
+                        for index in 0..<64 {
+                            let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                            let choice = (e & f) ^ (~e & g)
+                            let first = h &+ s1 &+ choice &+ constants[index] &+ words[index]
+                            let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                            let majority = (a & b) ^ (a & c) ^ (b & c)
+                            let second = s0 &+ majority
+                            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ second)
+                        }
+                        hash = (
+                            hash.0 &+ a, hash.1 &+ b, hash.2 &+ c, hash.3 &+ d, hash.4 &+ e, hash.5 &+ f,
+                            hash.6 &+ g, hash.7 &+ h
+                        )
+                    }
+                }
             }
-            for index in 16..<64 {
-                let low = words[index - 15]
-                let high = words[index - 2]
-                let s0 = rotate(low, 7) ^ rotate(low, 18) ^ (low >> 3)
-                let s1 = rotate(high, 17) ^ rotate(high, 19) ^ (high >> 10)
-                words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = (
-                hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7]
-            )
-            for index in 0..<64 {
-                let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let first = h &+ s1 &+ choice &+ constants[index] &+ words[index]
-                let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let second = s0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ second)
-            }
-            for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { hash[index] = hash[index] &+ value }
         }
-        return hash.map { word in
-            let digits = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - digits.count) + digits
-        }.joined()
+        // Eight words, each as eight lowercase hexadecimal digits.
+        return String(unsafeUninitializedCapacity: 64) { text in
+            for (slot, word) in [hash.0, hash.1, hash.2, hash.3, hash.4, hash.5, hash.6, hash.7].enumerated()
+            {
+                for nibble in 0..<8 {
+                    let digit = UInt8(truncatingIfNeeded: (word >> UInt32(28 - nibble * 4)) & 0xF)
+                    text[slot * 8 + nibble] = digit < 10 ? 48 + digit : 87 + digit
+                }
+            }
+            return 64
+        }
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value >> count) | (value << (32 - count))
     }
-
-    private static let initial: [UInt32] = [
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
-        0x5be0_cd19,
-    ]
 
     private static let constants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,

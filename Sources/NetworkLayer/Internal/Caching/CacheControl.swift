@@ -85,33 +85,51 @@ struct CacheControl: Sendable, Equatable {
             text = Substring(String(decoding: text.utf8.prefix(maximumLength), as: UTF8.self))
             complete = false
         }
+        // Read as UTF-8 bytes: every separator is ASCII, so each cut falls between characters, and no
+        // character is segmented on the way.
+        let bytes = text.utf8
         var result: [(name: String, value: Substring?)] = []
-        var rest = text[...]
-        while !rest.isEmpty, result.count < maximumDirectives {
+        var cursor = bytes.startIndex
+        while cursor < bytes.endIndex, result.count < maximumDirectives {
             // A directive runs to the next comma outside quotes.
             var inQuotes = false
-            var end = rest.startIndex
-            while end < rest.endIndex {
-                let character = rest[end]
-                if character == "\"" { inQuotes.toggle() }
-                if character == ",", !inQuotes { break }
-                end = rest.index(after: end)
+            var end = cursor
+            var equals: Substring.UTF8View.Index?
+            while end < bytes.endIndex {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+                if byte == UInt8(ascii: ","), !inQuotes { break }
+                if byte == UInt8(ascii: "="), equals == nil, !inQuotes { equals = end }
+                end = bytes.index(after: end)
             }
-            let directive = rest[rest.startIndex..<end]
-            rest = end < rest.endIndex ? rest[rest.index(after: end)...] : rest[end...]
-            let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = parts[0].trimmingSpaces.lowercased()
+            let nameEnd = equals ?? end
+            let name = Self.lowercasedToken(Substring(bytes[cursor..<nameEnd]).trimmingSpaces)
+            var value = equals.map { Substring(bytes[bytes.index(after: $0)..<end]).trimmingSpaces }
+            cursor = end < bytes.endIndex ? bytes.index(after: end) : end
             guard !name.isEmpty else { continue }
-            var value = parts.count > 1 ? parts[1].trimmingSpaces : nil
-            if let quoted = value, quoted.count >= 2, quoted.first == "\"", quoted.last == "\"" {
+            if let quoted = value, quoted.utf8.count >= 2, quoted.utf8.first == UInt8(ascii: "\""),
+                quoted.utf8.last == UInt8(ascii: "\"")
+            {
                 value = quoted.dropFirst().dropLast()
             }
             result.append((name, value))
         }
-        if result.count == maximumDirectives, rest.contains(where: { $0 != "," && $0 != " " && $0 != "\t" }) {
+        if result.count == maximumDirectives,
+            bytes[cursor...].contains(where: { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: " ") && $0 != 9 }
+            )
+        {
             complete = false
         }
         return (result, complete)
+    }
+}
+
+extension CacheControl {
+    /// `token` with ASCII letters lowercased (a directive's name), without Foundation's locale-aware
+    /// `lowercased()`.
+    static func lowercasedToken(_ token: Substring) -> String {
+        guard token.utf8.contains(where: { (65...90).contains($0) }) else { return String(token) }
+        return String(decoding: token.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 }
 
@@ -119,8 +137,8 @@ extension Substring {
     /// Without the spaces and tabs at either end.
     var trimmingSpaces: Substring {
         var text = self
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        while let first = text.utf8.first, first == 32 || first == 9 { text = text.dropFirst() }
+        while let last = text.utf8.last, last == 32 || last == 9 { text = text.dropLast() }
         return text
     }
 }

@@ -118,7 +118,9 @@ struct CacheRequest: Sendable {
     init(_ request: URLRequest) {
         method = request.httpMethod?.uppercased() ?? "GET"
         var fields: [String: String] = [:]
-        for (name, value) in request.allHTTPHeaderFields ?? [:] { fields[name.lowercased()] = value }
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            fields[CacheControl.lowercasedToken(Substring(name))] = value
+        }
         if let field = fields["cache-control"] {
             control = CacheControl(field)
         } else {

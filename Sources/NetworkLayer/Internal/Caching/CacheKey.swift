@@ -53,7 +53,7 @@ struct CacheKey: Sendable, Hashable {
             secrets.append("u:\(user):\(components.percentEncodedPassword ?? "")")
         }
         var path = components.percentEncodedPath
-        if path.contains(";") {
+        if path.utf8.contains(UInt8(ascii: ";")) {
             // Matrix parameters (`/x;jsessionid=…`) count in the partition, not in the address.
             secrets.append("m:" + path)
             path = path.split(separator: "/", omittingEmptySubsequences: false)

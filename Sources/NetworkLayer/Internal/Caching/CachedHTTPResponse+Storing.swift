@@ -106,6 +106,13 @@ extension CachedHTTPResponse {
 }
 
 extension CachedHTTPResponse {
+    /// This answer without its body: what a memo of it needs to keep.
+    var withoutBody: CachedHTTPResponse {
+        var copy = self
+        copy.body = Data()
+        return copy
+    }
+
     /// Whether this is the same stored version as `other`: the same status, header fields and times
     /// (the body is not compared; a new version comes with a new `responseDate`).
     func isSameVersion(as other: CachedHTTPResponse) -> Bool {

@@ -63,11 +63,7 @@ extension HTTPCache {
         _ stored: CachedHTTPResponse, for request: URLRequest, as source: ResponseSource,
         _ exchange: CacheExchange, key: CacheKey, storing: CacheExchange.PendingWrite? = nil
     ) -> (Data, HTTPURLResponse)? {
-        guard let url = request.url,
-            let http = HTTPURLResponse(
-                url: url, statusCode: stored.statusCode, httpVersion: "HTTP/1.1", headerFields: stored.headers
-            )
-        else { return nil }
+        guard let url = request.url, let http = response(for: stored, at: url, key: key) else { return nil }
         count { $0.hitCount += 1 }
         exchange.record(source, storing: storing, served: key.value)
         return (stored.body, http)
@@ -85,5 +81,30 @@ extension HTTPCache {
         else { return nil }
         let source = ResponseSource.staleAfterError(age: .seconds(seconds: age), error: failure)
         return serve(stored, for: request, as: source, exchange, key: key)
+    }
+
+    /// The `HTTPURLResponse` of `stored` at `url`: the one made last time for the same version under
+    /// `key`, or a new one (kept for next time).
+    private func response(for stored: CachedHTTPResponse, at url: URL, key: CacheKey) -> HTTPURLResponse? {
+        if let made = madeResponses.withLock({ $0[key.value] }), made.url == url,
+            made.stored.isSameVersion(as: stored)
+        {
+            return made.response
+        }
+        guard
+            let http = HTTPURLResponse(
+                url: url, statusCode: stored.statusCode, httpVersion: "HTTP/1.1", headerFields: stored.headers
+            )
+        else { return nil }
+        let made = MadeResponse(stored: stored.withoutBody, url: url, response: http)
+        // Forgotten responses are released after unlocking.
+        let released = madeResponses.withLock { responses -> [String: MadeResponse] in
+            var released: [String: MadeResponse] = [:]
+            if responses.count >= Self.madeResponseLimit { swap(&released, &responses) }
+            released[key.value] = responses.updateValue(made, forKey: key.value)
+            return released
+        }
+        withExtendedLifetime(released) {}
+        return http
     }
 }
