@@ -1,11 +1,17 @@
 import Foundation
 import FuzzSupport
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @testable import NetworkLayer
 
 // A cached answer's fields from a hostile server: the input's lines are Cache-Control, Date, Age,
-// Expires and Last-Modified values; the whole input is also read as a stored answer's bytes. Whatever
-// they are, ages and lifetimes stay within 0...2^31 seconds, and reading never traps.
+// Expires and Last-Modified values, then a request's Cache-Control and Pragma, an ETag, and a URL; the
+// whole input is also read as a stored answer's bytes. Whatever they are, ages and lifetimes stay within
+// 0...2^31 seconds, the cache's decision (CacheDecision) and its key never trap, a validator sent back
+// is at most 1 KiB, and reading never traps.
 
 /// The program's entry: hands the arguments to libFuzzer.
 @_cdecl("HTTPCacheFuzzer_main")
@@ -42,10 +48,42 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = freshness.allowsStaleAfterError(accepting: .infinity)
         _ = freshness.allowsStaleWhileRevalidating
     }
+    decide(entry, line: line)
     if let stored = try? CachedHTTPResponse(serialized: Data(input)),
         stored.body.count > input.count
     {
         fatalError("a stored answer larger than its bytes")
     }
     return 0
+}
+
+/// Runs the cache's decisions on `entry` and the input's request lines: the lookup, a `304` with the
+/// input's ETag and Last-Modified, a whole answer, an unsafe method's invalidation, and the key.
+func decide(_ entry: CachedHTTPResponse, line: (Int) -> String?) {
+    let url = line(8).flatMap { URL(string: $0) } ?? URL(string: "https://fuzz.example/a")!
+    var request = URLRequest(url: url)
+    if let control = line(5) { request.setValue(control, forHTTPHeaderField: "Cache-Control") }
+    if let pragma = line(6) { request.setValue(pragma, forHTTPHeaderField: "Pragma") }
+    var stored = entry
+    if let tag = line(7) { stored.headers["ETag"] = tag }
+    for policy in [CachePolicy.useProtocol, .revalidate, .returnCacheElseLoad, .onlyIfCached] {
+        let decision = CacheDecision.decide(
+            CacheRequest(request), sent: request, stored: stored, invalidatedAt: now, policy: policy, now: now,
+            heuristicFraction: 0.1)
+        if case .ask(let validators) = decision, (validators["If-None-Match"]?.utf8.count ?? 0) > 1024 {
+            fatalError("a validator of \(validators["If-None-Match"]?.utf8.count ?? 0) bytes")
+        }
+    }
+    var fields: [String: String] = [:]
+    for (index, name) in ["ETag", "Last-Modified", "Cache-Control", "Location"].enumerated() {
+        if let value = line(index + 4) { fields[name] = value }
+    }
+    if let http = HTTPURLResponse(url: url, statusCode: 304, httpVersion: "HTTP/1.1", headerFields: fields) {
+        _ = CacheDecision.afterNotModified(http, validated: stored, requestDate: now, responseDate: now)
+        _ = CacheDecision.afterAnswer(
+            http, body: Data(), request: request, sent: request, requestDate: now, responseDate: now)
+        _ = CacheDecision.invalidated(
+            method: "POST", url: url, status: 201, location: fields["Location"], contentLocation: line(3))
+    }
+    _ = CacheKey(request, partition: line(7))
 }
