@@ -1,11 +1,11 @@
 import Foundation
 import FuzzSupport
 
+@testable import NetworkLayer
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-@testable import NetworkLayer
 
 // A cached answer's fields from a hostile server: the input's lines are Cache-Control, Date, Age,
 // Expires and Last-Modified values, then a request's Cache-Control and Pragma, an ETag, and a URL; the
@@ -68,7 +68,8 @@ func decide(_ entry: CachedHTTPResponse, line: (Int) -> String?) {
     if let tag = line(7) { stored.headers["ETag"] = tag }
     for policy in [CachePolicy.useProtocol, .revalidate, .returnCacheElseLoad, .onlyIfCached] {
         let decision = CacheDecision.decide(
-            CacheRequest(request), sent: request, stored: stored, invalidatedAt: now, policy: policy, now: now,
+            CacheRequest(request), sent: request, stored: stored, invalidatedAt: now, policy: policy,
+            now: now,
             heuristicFraction: 0.1)
         if case .ask(let validators) = decision, (validators["If-None-Match"]?.utf8.count ?? 0) > 1024 {
             fatalError("a validator of \(validators["If-None-Match"]?.utf8.count ?? 0) bytes")
