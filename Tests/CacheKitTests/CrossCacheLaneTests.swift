@@ -35,9 +35,10 @@ actor RelayTier: CacheStorage {
     func removeAll() async throws { entries = [:] }
 }
 
-/// Caches whose tiers and loaders read, store, remove and load through each other while one of them runs
-/// `removeAll`: no wait cycle can form (Docs/Architecture.md, "Why no lane wait can form a cycle"), so
-/// each scenario finishes; a deadlock fails the test after ten seconds instead of hanging the run.
+/// Caches whose tiers and loaders read, store, remove and load through each other while one or two of
+/// them run `removeAll`: calls that would finish without it finish with it (Docs/Architecture.md, "Why
+/// `removeAll` adds no wait cycle"), so each scenario finishes; a deadlock fails the test after ten
+/// seconds instead of hanging the run.
 @Suite("Cache: caches that call each other while removeAll waits")
 struct CrossCacheLaneTests {
     /// A cache in front of its own relay tier.
@@ -178,5 +179,59 @@ struct CrossCacheLaneTests {
             _ = try? await remover.value
         }
         #expect(finished, "the load another caller started queued behind images' removeAll")
+    }
+
+    @Test func aHolderOfAnotherCacheThatTheFirstWaitsForPassesItsRemoveAll() async {
+        // Given meta's "m" held by a plain reader whose tier reads "b" from images, and images' "a" held
+        // by a reader whose tier reads "m" from meta (and so waits behind the first reader)
+        let (images, imagesTier) = Self.makeCache()
+        let (meta, metaTier) = Self.makeCache()
+        await imagesTier.relay(whenReading: "a") { _ = await meta.value(forKey: "m") }
+        await metaTier.relay(whenReading: "m") { _ = await images.value(forKey: "b") }
+        let metaReader = Task { await meta.value(forKey: "m") }
+        await metaTier.gate.waitUntilEntered()
+        let imagesReader = Task { await images.value(forKey: "a") }
+        await imagesTier.gate.waitUntilEntered()
+        // When images.removeAll() waits for "a", whose reader waits behind meta's reader, which then
+        // reads through images
+        let remover = Task { try await images.removeAll() }
+        while images.queuedForEveryLane < 1 { await Task.yield() }
+        imagesTier.gate.open()
+        while meta.queuedOnLane("m") < 1 { await Task.yield() }
+        metaTier.gate.open()
+        // Then meta's reader, a lane holder of another cache, passes images' removeAll: all finish
+        let finished = await Watchdog.finishes(within: 10) {
+            _ = await metaReader.value
+            _ = await imagesReader.value
+            _ = try? await remover.value
+        }
+        #expect(
+            finished,
+            "meta's reader queued behind images' removeAll, which waited for a reader waiting for it")
+    }
+
+    @Test func twoCachesRemovingAllWhileTheirTiersReadEachOtherFinish() async {
+        // Given images' "a" whose tier reads meta's "k", and meta's "b" whose tier reads images' "j", both
+        // held at their gates
+        let (images, imagesTier) = Self.makeCache()
+        let (meta, metaTier) = Self.makeCache()
+        await imagesTier.relay(whenReading: "a") { _ = await meta.value(forKey: "k") }
+        await metaTier.relay(whenReading: "b") { _ = await images.value(forKey: "j") }
+        let imagesReader = Task { await images.value(forKey: "a") }
+        await imagesTier.gate.waitUntilEntered()
+        let metaReader = Task { await meta.value(forKey: "b") }
+        await metaTier.gate.waitUntilEntered()
+        // When both caches' removeAll wait, then both tiers read through the other cache
+        let removers = [Task { try await images.removeAll() }, Task { try await meta.removeAll() }]
+        while images.queuedForEveryLane < 1 || meta.queuedForEveryLane < 1 { await Task.yield() }
+        imagesTier.gate.open()
+        metaTier.gate.open()
+        // Then each read passes the other cache's removeAll: all finish
+        let finished = await Watchdog.finishes(within: 10) {
+            _ = await imagesReader.value
+            _ = await metaReader.value
+            for remover in removers { _ = try? await remover.value }
+        }
+        #expect(finished, "each tier's read queued behind the other cache's removeAll")
     }
 }

@@ -49,7 +49,9 @@ enum LaneRegistry {
         var nextOwner: UInt64 = 0
         var instances: [UInt64: Entry] = [:]
         /// Each running load's token, with the rights of the tasks waiting for it.
-        var links: [LaneID: [LaneID]] = [:]
+        var links: [LaneID: Set<LaneID>] = [:]
+        /// The leases held now, in every instance.
+        var live: Set<LaneID> = []
     }
 
     private static let state = Locked(State())
@@ -93,19 +95,29 @@ enum LaneRegistry {
     static func link(_ token: LaneID, to rights: LaneRights) -> Bool {
         state.withLock { state in
             guard state.links[token] != nil else { return false }
-            state.links[token]?.append(contentsOf: rights.all)
+            state.links[token]?.formUnion(rights.all)
             return true
         }
     }
 
+    /// Marks `lease` held (a lane just taken, or an exclusive operation's body begun).
+    static func hold(_ lease: LaneID) {
+        _ = state.withLock { $0.live.insert(lease) }
+    }
+
+    /// Marks `lease` released.
+    static func drop(_ lease: LaneID) {
+        _ = state.withLock { $0.live.remove(lease) }
+    }
+
     /// Whether `rights`, following the links of the loads among them to the rights of the tasks waiting
-    /// for those loads, reach one of `leases`.
-    static func reaches(from rights: LaneRights, anyOf leases: Set<LaneID>) -> Bool {
+    /// for those loads, reach a lease held now, in any instance.
+    static func reachesLiveLease(from rights: LaneRights) -> Bool {
         state.withLock { state in
             var seen: Set<LaneID> = []
             var pending = rights.all
             while let next = pending.popLast() {
-                if leases.contains(next) { return true }
+                if state.live.contains(next) { return true }
                 guard seen.insert(next).inserted, let waiting = state.links[next] else { continue }
                 pending.append(contentsOf: waiting)
             }

@@ -62,12 +62,10 @@ extension KeyLanes {
 }
 
 extension KeyLanes.State {
-    /// Whether a task with `rights` may pass a waiting exclusive operation here: one of its rights is a
-    /// lease of a lane held here, or the token of a load that such a task waits for (directly, or through
-    /// loads waiting for loads, of any instance).
+    /// Whether a task with `rights` may pass a waiting exclusive operation: one of its rights is a lease
+    /// held now in any instance, or the token of a load that such a task waits for (directly, or through
+    /// loads waiting for loads).
     func mayNest(_ rights: LaneRights) -> Bool {
-        guard !rights.isEmpty, !leases.isEmpty else { return false }
-        if rights.contains(where: leases.contains) { return true }
-        return LaneRegistry.reaches(from: rights, anyOf: leases)
+        !rights.isEmpty && LaneRegistry.reachesLiveLease(from: rights)
     }
 }

@@ -6,11 +6,11 @@
 ///
 /// - Order: callers that arrive while an exclusive operation runs or waits queue behind it in one line,
 ///   exclusive operations included, so `removeAll`, `store(k)`, `removeAll` run in that order.
-/// - Rights: a task that holds a lane of this instance, or runs a load a holder of one waits for, may
-///   pass a waiting exclusive operation, which waits for that very holder: queueing there would wait
-///   forever. What a task holds is a set, across every instance (``LaneRights``, a task-local added to
+/// - Rights: a task that holds a lane of any instance (or runs an exclusive operation's body), or runs a
+///   load such a task waits for, may pass a waiting exclusive operation, which may wait for that very
+///   task, directly or through other caches: queueing there could wait forever. What a task holds is a set, across every instance (``LaneRights``, a task-local added to
 ///   and never replaced), so a call through a second cache keeps the right to come back through the
-///   first. Docs/Architecture.md ("Why no lane wait can form a cycle") gives the argument.
+///   first. Docs/Architecture.md ("Why `removeAll` adds no wait cycle") gives the argument.
 /// - Sponsoring: a shared load runs under a token of its own (``runSponsored(_:_:)``); a task about to
 ///   wait for the load links the token to its own rights (``sponsor(_:)``), so the load's calls through
 ///   any cache pass a waiting exclusive operation that a task waiting for the load blocks.
@@ -40,19 +40,17 @@ final class KeyLanes: Sendable {
         var queue: [Queued] = []
         /// Waits cancelled before they were queued.
         var cancelled: Set<UInt64> = []
-        /// The leases of the lanes held now; a task whose rights hold one of these holds a lane here.
-        var leases: Set<LaneID> = []
         var nextID: UInt64 = 0
         /// This instance's number among every instance, which its leases carry.
         let owner: UInt64
 
         init(owner: UInt64) { self.owner = owner }
 
-        /// A new lease for a lane just taken.
+        /// A new lease for a lane (or every lane) just taken, live in the registry until released.
         mutating func lease() -> LaneID {
             nextID &+= 1
             let lease = LaneID(owner: owner, number: nextID)
-            leases.insert(lease)
+            LaneRegistry.hold(lease)
             return lease
         }
 
@@ -104,10 +102,16 @@ final class KeyLanes: Sendable {
     }
 
     /// Runs `body` holding every lane.
+    /// The body holds a lease of its own: its calls through other caches pass their waiting exclusive
+    /// operations as any lane holder's do.
     func runExclusive<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
         await acquireAll()
-        defer { releaseAll() }
-        return try await body()
+        let lease = state.withLock { $0.lease() }
+        defer {
+            LaneRegistry.drop(lease)
+            releaseAll()
+        }
+        return try await holding(lease, body)
     }
 
     /// How many exclusive operations are waiting for every lane (for tests).
@@ -212,7 +216,7 @@ final class KeyLanes: Sendable {
 
     private func release(_ key: String, lease: LaneID) {
         let next = state.withLock { state -> [Continuation] in
-            state.leases.remove(lease)
+            LaneRegistry.drop(lease)
             if var waiting = state.busy[key], !waiting.isEmpty {
                 let next = waiting.removeFirst()
                 state.busy[key] = waiting
