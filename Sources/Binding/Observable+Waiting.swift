@@ -43,7 +43,7 @@ extension Observable where Value: Sendable {
                 // Subscribed first: the time counts from when the values are watched.
                 let subscription = subscribe { value in wait.offer(value, condition) }
                 let timer = Task {
-                    try? await Task.sleep(for: min(timeout, .longestWait))
+                    try? await Task.sleep(for: min(max(timeout, .zero), .longestWait))
                     wait.timeOut()
                 }
                 wait.hold(subscription, timer)

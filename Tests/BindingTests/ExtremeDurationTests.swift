@@ -9,7 +9,7 @@ import Testing
 struct ExtremeDurationTests {
     static let durations: [Duration] = [
         .zero, .seconds(-5), .seconds(Int64.max), .seconds(Int64.max) + .seconds(1),
-        .seconds(Int64.min) - .seconds(1),
+        .seconds(Int64.min) - .seconds(1), .seconds(Int64.min) * 2,
     ]
 
     @Test(arguments: durations)

@@ -10,7 +10,7 @@ import Testing
 struct ExtremeValueTests {
     static let durations: [Duration] = [
         .zero, .seconds(-5), .seconds(Int64.max), .seconds(Int64.max) + .seconds(1),
-        .seconds(Int64.min) - .seconds(1),
+        .seconds(Int64.min) - .seconds(1), .seconds(Int64.min) * 2,
     ]
     static let intervals: [TimeInterval] = [
         0, -1, .nan, .infinity, -.infinity, 9.3e18, .greatestFiniteMagnitude,

@@ -14,7 +14,7 @@ import Testing
 struct ExtremeValueTests {
     static let durations: [Duration] = [
         .zero, .seconds(-5), .seconds(Int64.max), .seconds(Int64.max) + .seconds(1),
-        .seconds(Int64.min) - .seconds(1),
+        .seconds(Int64.min) - .seconds(1), .seconds(Int64.min) * 2,
     ]
     static let counts: [Int] = [0, -1, .min, .max]
 
@@ -25,8 +25,18 @@ struct ExtremeValueTests {
         // Given an endpoint whose timeout and deadline are `limit`
         var endpoint = Endpoint<Data>(url: Self.url, timeout: limit)
         endpoint.deadline = limit
-        // When it is sent
+        // When it is sent, timed by the default clock and by another
+        var suspending = NetworkProvider.Configuration()
+        suspending.clock = SuspendingClock()
+        let other = await error {
+            // The answer takes a moment, so the timer is asleep by then.
+            try await NetworkProvider(
+                session: StubSession.json("{}").delayed(by: .milliseconds(50)), configuration: suspending
+            )
+            .send(endpoint)
+        }
         let outcome = await error { try await NetworkProvider(session: .json("{}")).send(endpoint) }
+        if limit > .seconds(1) { #expect(other == nil) }
         // Then it answered, or (a limit of zero or less) timed out: nothing trapped
         if limit > .seconds(1) {
             #expect(outcome == nil)

@@ -68,6 +68,8 @@ extension LoggingMiddleware {
 
 extension Duration {
     var formattedMilliseconds: String {
-        "\(Int((timeInterval * 1000).rounded())) ms"
+        // Clamped: `Int(_:)` traps on a value past `Int.max`, and a clock may jump that far.
+        let milliseconds = min(max(timeInterval * 1000, -9e18), 9e18).rounded()
+        return "\(Int(milliseconds)) ms"
     }
 }

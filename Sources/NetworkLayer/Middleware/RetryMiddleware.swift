@@ -113,7 +113,7 @@ public struct RetryMiddleware: NetworkMiddleware {
         policy: RetryPolicy = RetryPolicy(),
         sleep: @escaping @Sendable (Duration) async throws -> Void = {
             // A century at most: `Task.sleep` traps on `.seconds(Int64.max)`, a `maxDelay` one may set.
-            try await Task.sleep(for: min($0, .seconds(100 * 365 * 86_400)))
+            try await Task.sleep(for: min(max($0, .zero), .seconds(100 * 365 * 86_400)))
         },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {

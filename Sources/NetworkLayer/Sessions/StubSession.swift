@@ -139,7 +139,7 @@ public struct StubSession: NetworkSessionType {
     /// - Returns: The delayed session.
     public func delayed(by delay: Duration) -> StubSession {
         StubSession { request in
-            try await Task.sleep(for: min(delay, .longestSleep))
+            try await Task.sleep(for: min(max(delay, .zero), .longestSleep))
             return try await self.response(for: request)
         }
     }

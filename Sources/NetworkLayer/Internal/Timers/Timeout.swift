@@ -81,7 +81,9 @@ extension Race {
             race.setDeadline { deadlines.cancel(watch) }
         } else {
             let timer = Task {
-                guard (try? await clock.sleep(for: timeout, tolerance: nil)) != nil else { return }
+                // Clamped: a clock's `sleep` traps on a span past `Int64.max` seconds either way.
+                let span = min(max(timeout, .zero), .longestSleep)
+                guard (try? await clock.sleep(for: span, tolerance: nil)) != nil else { return }
                 race.timeOut(timeout)
             }
             race.setDeadline { timer.cancel() }
