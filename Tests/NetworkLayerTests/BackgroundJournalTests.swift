@@ -141,7 +141,8 @@ struct BackgroundJournalTests {
         let head = try #require(
             HTTPURLResponse(
                 url: URL(string: "https://api.example/upload?key=\(key)")!, statusCode: 200,
-                httpVersion: "HTTP/1.1", headerFields: ["Set-Cookie": "session=abc123", "X-Echo": key]))
+                httpVersion: "HTTP/1.1",
+                headerFields: ["Set-Cookie": "session=abc123", "X-Echo": key, "ETag": "\"\(key)\""]))
         // When
         journal.write(
             BackgroundTransfer(

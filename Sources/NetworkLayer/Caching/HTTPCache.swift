@@ -88,12 +88,19 @@ public final class HTTPCache: Sendable {
     /// it (call it at logout).
     public func removeAll() {
         generation.withLock { $0 += 1 }
+        forgetMadeResponses()
+        store.removeAll()
+        // A hit that ran meanwhile may have made a response again: nothing of the removed answers stays.
+        forgetMadeResponses()
+    }
+
+    /// Empties ``madeResponses``, releasing them after unlocking.
+    private func forgetMadeResponses() {
         let made = madeResponses.withLock { responses in
             defer { responses = [:] }
             return responses
         }
         withExtendedLifetime(made) {}
-        store.removeAll()
     }
 
     /// The current generation, taken when a request begins.

@@ -20,7 +20,8 @@ struct CacheControl: Sendable, Equatable {
     var noStore = false
     /// `no-cache` (with or without a field list: either way, revalidate every use).
     var noCache = false
-    /// `must-revalidate` (or `proxy-revalidate`, which a private cache may treat the same).
+    /// `must-revalidate`. (`proxy-revalidate` is read as nothing: it does not apply to a private cache,
+    /// RFC 9111 section 5.2.2.8.)
     var mustRevalidate = false
     /// `stale-while-revalidate`, in seconds (RFC 5861).
     var staleWhileRevalidate: Int64?
@@ -47,7 +48,7 @@ struct CacheControl: Sendable, Equatable {
             case "max-age": maxAge = (delta ?? nil) ?? 0
             case "no-store": noStore = true
             case "no-cache": noCache = true
-            case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+            case "must-revalidate": mustRevalidate = true
             case "stale-while-revalidate": staleWhileRevalidate = delta ?? nil
             case "stale-if-error": staleIfError = delta ?? nil
             case "max-stale": maxStale = directive.value == nil ? Self.largestDelta : (delta ?? nil)

@@ -31,13 +31,15 @@ enum CacheDecision: Sendable, Equatable {
 
     /// The decision for `request` (its fields by lowercase name), sent as `sent`, with `stored` under its
     /// key (noted `invalidatedAt` by an unsafe method, if ever), under `policy`, at `now`.
+    /// `checked` says `stored` was already found usable (``isUsable(_:for:invalidatedAt:)``), so its
+    /// `Vary` values are not compared twice.
     static func decide(
         _ request: CacheRequest, sent: URLRequest, stored: CachedHTTPResponse?, invalidatedAt: Date? = nil,
-        policy: CachePolicy, now: Date, heuristicFraction: Double
+        checked: Bool = false, policy: CachePolicy, now: Date, heuristicFraction: Double
     ) -> CacheDecision {
         guard !request.bypasses else { return .bypass }
         let usable = stored.flatMap { entry in
-            isUsable(entry, for: sent, invalidatedAt: invalidatedAt) ? entry : nil
+            checked || isUsable(entry, for: sent, invalidatedAt: invalidatedAt) ? entry : nil
         }
         let control = request.control
         var rule = policy.rule

@@ -28,12 +28,12 @@ extension HTTPCache {
         }
         count { $0.requestCount += 1 }
         let (stored, invalidatedAt) = lookup(key)
-        let decision = CacheDecision.decide(
-            side, sent: sent, stored: stored, invalidatedAt: invalidatedAt, policy: exchange.policy,
-            now: now(), heuristicFraction: heuristicFraction)
         let usable = stored.flatMap {
             CacheDecision.isUsable($0, for: sent, invalidatedAt: invalidatedAt) ? $0 : nil
         }
+        let decision = CacheDecision.decide(
+            side, sent: sent, stored: usable, checked: true, policy: exchange.policy, now: now(),
+            heuristicFraction: heuristicFraction)
         switch decision {
         case .serve(let age, let isFresh):
             let source = ResponseSource.cache(age: .seconds(seconds: age), isFresh: isFresh)
@@ -52,9 +52,14 @@ extension HTTPCache {
                 request, sent: sent, key: key, stored: usable, validators: validators, exchange: exchange,
                 next: next)
         case .bypass, .fail:
-            break
+            throw NetworkError.notCached
         }
-        throw NetworkError.notCached
+        // A stored answer no response could be made of: the network, unless nothing may be sent.
+        guard exchange.policy.rule != .onlyIfCached, !side.control.onlyIfCached else {
+            throw NetworkError.notCached
+        }
+        return try await fetch(
+            request, sent: sent, key: key, stored: nil, validators: [:], exchange: exchange, next: next)
     }
 
     /// `stored`, kept under `key`, as the answer to `request`, recorded as `source` (and `storing`

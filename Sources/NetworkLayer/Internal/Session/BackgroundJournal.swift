@@ -24,12 +24,9 @@ struct BackgroundJournal: Sendable {
 
     let folder: URL
 
-    /// The response headers an entry keeps, compared without case: none that can carry a credential.
-    static let keptHeaders: Set<String> = [
-        "content-type", "content-length", "content-encoding", "etag", "last-modified", "date",
-        "cache-control",
-        "age", "expires",
-    ]
+    /// The response headers an entry keeps, compared without case: none whose value a server chooses
+    /// freely (an `ETag` may echo a token the relaunched process has not declared yet).
+    static let keptHeaders: Set<String> = ["content-type", "content-length", "content-encoding", "date"]
 
     /// `url`'s scheme, host and port only: a path can carry a token (`/bot<TOKEN>/…`) that the
     /// relaunched process has not declared yet, so nothing that is ever secret is kept.
