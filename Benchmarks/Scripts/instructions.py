@@ -66,6 +66,8 @@ ROWS = [
      "request-over-stub-decode-only", ("own at most", 60_000)),
     ("HTTP cache fresh hit through the provider, vs a CacheKit memory hit of the same body",
      "request-fresh-hit-httpcache", "memory-hit-same-body-cachekit", ("at most", 2.0)),
+    ("HTTP cache fresh hit through the provider, vs a request over a stub session",
+     "request-fresh-hit-httpcache", "request-over-stub-networklayer", ("at most", 0.5)),
 ]
 
 COUNTS = {"full": 20_000, "smoke": 10}
