@@ -27,16 +27,61 @@ enum QueryEncoding {
 /// Joins a base URL, a path and query items.
 enum RequestURL {
     static func make(baseURL: URL, path: String, queryItems: [URLQueryItem]) -> URL? {
+        guard let url = URL(string: string(baseURL: baseURL, path: path, queryItems: queryItems)),
+            url.scheme != nil, url.host != nil
+        else { return nil }
+        return url
+    }
+
+    /// The text handed to `URL(string:)`: always ASCII. The path's characters that no URL may hold
+    /// (anything not ASCII, spaces, controls, `"<>\^`{|}`, a `%` not followed by two hexadecimal digits)
+    /// are percent-encoded as UTF-8 here, since `URL(string:)` does so itself only from iOS 17 and
+    /// macOS 14 (and on Linux), and returns `nil` before; `%XX` and every other character, `?` and `#`
+    /// included, are kept as they are.
+    static func string(baseURL: URL, path: String, queryItems: [URLQueryItem]) -> String {
         var base = baseURL.absoluteString
         var trimmed = Substring(path)
         while trimmed.hasPrefix("/") { trimmed.removeFirst() }
         // An empty path uses the base URL exactly as given, trailing slash included.
         if base.hasSuffix("/"), !trimmed.isEmpty { base.removeLast() }
-        var string = trimmed.isEmpty ? base : base + "/" + trimmed
+        var string = trimmed.isEmpty ? base : base + "/" + escapingPath(trimmed)
         if !queryItems.isEmpty {
             string += (string.contains("?") ? "&" : "?") + QueryEncoding.encode(queryItems)
         }
-        guard let url = URL(string: string), url.scheme != nil, url.host != nil else { return nil }
-        return url
+        return string
+    }
+
+    /// `path` with the bytes no URL may hold percent-encoded (see ``string(baseURL:path:queryItems:)``).
+    static func escapingPath(_ path: Substring) -> String {
+        let bytes = Array(path.utf8)
+        guard bytes.contains(where: { !isKept($0) || $0 == UInt8(ascii: "%") }) else { return String(path) }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(bytes.count * 3)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for (index, byte) in bytes.enumerated() {
+            let keptPercent =
+                byte == UInt8(ascii: "%") && index + 2 < bytes.count
+                && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])
+            if byte == UInt8(ascii: "%") ? keptPercent : isKept(byte) {
+                escaped.append(byte)
+            } else {
+                escaped += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    /// Whether a URL may hold `byte` as it is: printable ASCII other than space and `"<>\^`{|}`.
+    private static func isKept(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
+            UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+            false
+        default: (0x21...0x7E).contains(byte)
+        }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 }
