@@ -234,4 +234,37 @@ struct CrossCacheLaneTests {
         }
         #expect(finished, "each tier's read queued behind the other cache's removeAll")
     }
+
+    @Test func aTierOfAnotherCacheThatNothingWaitsForQueuesBehindRemoveAll() async {
+        // Given images' "a" held by a plain reader, and images.removeAll() waiting for it
+        let (images, imagesTier) = Self.makeCache()
+        let (meta, metaTier) = Self.makeCache()
+        metaTier.gate.open()
+        let order = Recorder<String>()
+        await metaTier.relay(whenReading: "m") {
+            _ = await images.value(forKey: "x")
+            order.append("meta's read of images")
+        }
+        await imagesTier.relay(whenReading: "a") {}
+        let imagesReader = Task { await images.value(forKey: "a") }
+        await imagesTier.gate.waitUntilEntered()
+        let remover = Task {
+            try await images.removeAll()
+            order.append("removeAll")
+        }
+        while images.queuedForEveryLane < 1 { await Task.yield() }
+        // When meta's tier, holding a lane of meta that images' reader does not wait for, reads images
+        let metaReader = Task { await meta.value(forKey: "m") }
+        let queued = await eventually(within: .seconds(10)) { images.queuedOnLane("x") == 1 }
+        imagesTier.gate.open()
+        let finished = await Watchdog.finishes(within: 10) {
+            _ = await imagesReader.value
+            _ = try? await remover.value
+            _ = await metaReader.value
+        }
+        // Then its read queued behind removeAll, as any caller's does, and ran after it
+        #expect(queued, "a lane holder of another cache passed a removeAll that did not wait for it")
+        #expect(finished)
+        #expect(order.values == ["removeAll", "meta's read of images"])
+    }
 }

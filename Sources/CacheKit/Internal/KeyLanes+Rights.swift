@@ -37,9 +37,9 @@ struct LaneRights: Sendable {
     var all: [LaneID] { (first.map { [$0] } ?? []) + rest }
 }
 
-/// Every ``KeyLanes`` instance of the process, and the links from each running load's token to the rights
-/// of the tasks waiting for it. One lock for all of it, taken after an instance's own (never before):
-/// an instance asks it whether a waiter's rights reach one of its leases while holding its state.
+/// Every ``KeyLanes`` instance of the process, and who waits for whom: each running load's token and
+/// each lane holder's lease that someone waits for, linked to the rights of the tasks waiting. One lock
+/// for all of it, taken after an instance's own (never before).
 enum LaneRegistry {
     private struct Entry: Sendable {
         weak var lanes: KeyLanes?
@@ -48,10 +48,8 @@ enum LaneRegistry {
     private struct State: Sendable {
         var nextOwner: UInt64 = 0
         var instances: [UInt64: Entry] = [:]
-        /// Each running load's token, with the rights of the tasks waiting for it.
+        /// A load's token or a lane's lease, with the rights of the tasks waiting for it.
         var links: [LaneID: Set<LaneID>] = [:]
-        /// The leases held now, in every instance.
-        var live: Set<LaneID> = []
     }
 
     private static let state = Locked(State())
@@ -64,7 +62,7 @@ enum LaneRegistry {
         }
     }
 
-    /// Lists `lanes`, so a sponsorship lets its queued callers through.
+    /// Lists `lanes`, so a new link lets its queued callers through.
     static func add(_ lanes: KeyLanes) {
         let owner = lanes.state.withLock { $0.owner }
         state.withLock { $0.instances[owner] = Entry(lanes: lanes) }
@@ -75,49 +73,30 @@ enum LaneRegistry {
         _ = state.withLock { $0.instances.removeValue(forKey: owner) }
     }
 
-    /// Every instance still alive.
-    static func all() -> [KeyLanes] {
-        state.withLock { $0.instances.values.compactMap(\.lanes) }
+    /// Lets through, in every instance still alive, the queued callers a new link lets pass.
+    static func letEveryInstanceThrough() {
+        let all = state.withLock { $0.instances.values.compactMap(\.lanes) }
+        for lanes in all { lanes.letThroughNested() }
     }
 
-    /// Opens the load of `token`, which no task waits for yet.
-    static func open(_ token: LaneID) {
-        state.withLock { $0.links[token] = [] }
+    /// Links `id` (a load's token, a lane's lease) to `rights`, those of a task waiting for it.
+    static func link(_ id: LaneID, to rights: LaneRights) {
+        state.withLock { $0.links[id, default: []].formUnion(rights.all) }
     }
 
-    /// Closes the load of `token`, which has finished.
-    static func close(_ token: LaneID) {
-        _ = state.withLock { $0.links.removeValue(forKey: token) }
+    /// Forgets the links of `id`: its load finished, or its lane was released.
+    static func close(_ id: LaneID) {
+        _ = state.withLock { $0.links.removeValue(forKey: id) }
     }
 
-    /// Links the load of `token` to `rights` (a task about to wait for it); `false` when the load has
-    /// finished.
-    static func link(_ token: LaneID, to rights: LaneRights) -> Bool {
+    /// Whether `rights`, following the links of whoever waits for whom, reach one of `leases`.
+    static func reaches(from rights: LaneRights, anyOf leases: Set<LaneID>) -> Bool {
         state.withLock { state in
-            guard state.links[token] != nil else { return false }
-            state.links[token]?.formUnion(rights.all)
-            return true
-        }
-    }
-
-    /// Marks `lease` held (a lane just taken, or an exclusive operation's body begun).
-    static func hold(_ lease: LaneID) {
-        _ = state.withLock { $0.live.insert(lease) }
-    }
-
-    /// Marks `lease` released.
-    static func drop(_ lease: LaneID) {
-        _ = state.withLock { $0.live.remove(lease) }
-    }
-
-    /// Whether `rights`, following the links of the loads among them to the rights of the tasks waiting
-    /// for those loads, reach a lease held now, in any instance.
-    static func reachesLiveLease(from rights: LaneRights) -> Bool {
-        state.withLock { state in
+            guard !state.links.isEmpty else { return false }
             var seen: Set<LaneID> = []
             var pending = rights.all
             while let next = pending.popLast() {
-                if state.live.contains(next) { return true }
+                if leases.contains(next) { return true }
                 guard seen.insert(next).inserted, let waiting = state.links[next] else { continue }
                 pending.append(contentsOf: waiting)
             }

@@ -7,21 +7,20 @@
 extension KeyLanes {
     /// A token for a shared load, which holds no lane until a task with rights waits for it.
     func makeSponsoredToken() -> LaneID {
-        let token = state.withLock { state in
+        state.withLock { state in
             state.nextID &+= 1
             return LaneID(owner: state.owner, number: state.nextID)
         }
-        LaneRegistry.open(token)
-        return token
     }
 
     /// Records that the current task is about to wait for the load running under `token`, so the load
-    /// has the task's rights (now, or once a holder waits for the task in turn); lets through, in every
-    /// instance, the callers already queued that may now pass.
+    /// has the task's rights; lets through, in every instance, the callers already queued that may now
+    /// pass.
     func sponsor(_ token: LaneID) {
         let rights = Self.rights
-        guard !rights.isEmpty, LaneRegistry.link(token, to: rights) else { return }
-        for lanes in LaneRegistry.all() { lanes.letThroughNested() }
+        guard !rights.isEmpty else { return }
+        LaneRegistry.link(token, to: rights)
+        LaneRegistry.letEveryInstanceThrough()
     }
 
     /// Forgets the load of `token`, once it has finished.
@@ -38,8 +37,8 @@ extension KeyLanes {
     /// Moves the queued callers that may now pass a waiting exclusive operation to their key: each takes
     /// its lane, or waits behind the key's holder.
     func letThroughNested() {
-        let resumed = state.withLock { state -> [Continuation] in
-            guard !state.exclusive, !state.queue.isEmpty else { return [] }
+        let (resumed, relinked) = state.withLock { state -> ([Continuation], Bool) in
+            guard !state.exclusive, !state.queue.isEmpty else { return ([], false) }
             var resumed: [Continuation] = []
             var kept: [Queued] = []
             for queued in state.queue {
@@ -51,21 +50,25 @@ extension KeyLanes {
                     state.busy[key] = []
                     resumed.append(waiter.continuation)
                 } else {
-                    state.busy[key]?.append(waiter)
+                    state.wait(waiter, behind: key)
                 }
             }
             state.queue = kept
-            return resumed
+            return (resumed, state.takeRelinked())
         }
         for continuation in resumed { continuation.resume(returning: true) }
+        if relinked { LaneRegistry.letEveryInstanceThrough() }
     }
 }
 
 extension KeyLanes.State {
-    /// Whether a task with `rights` may pass a waiting exclusive operation: one of its rights is a lease
-    /// held now in any instance, or the token of a load that such a task waits for (directly, or through
-    /// loads waiting for loads).
+    /// Whether a task with `rights` may pass this instance's waiting exclusive operation, which waits
+    /// for the holders of its lanes: one of the rights is a lease held here, or reaches one through the
+    /// links of whoever waits for whom (a load to the tasks waiting for it, a lane's holder to the tasks
+    /// waiting behind it, in any instance).
     func mayNest(_ rights: LaneRights) -> Bool {
-        !rights.isEmpty && LaneRegistry.reachesLiveLease(from: rights)
+        guard !rights.isEmpty, !leases.isEmpty else { return false }
+        if rights.contains(where: leases.contains) { return true }
+        return LaneRegistry.reaches(from: rights, anyOf: leases)
     }
 }

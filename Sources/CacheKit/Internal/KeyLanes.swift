@@ -5,15 +5,16 @@
 /// holds its key's lane, so a store or remove of that key cannot slip in between its read and its move.
 ///
 /// - Order: callers that arrive while an exclusive operation runs or waits queue behind it in one line,
-///   exclusive operations included, so `removeAll`, `store(k)`, `removeAll` run in that order.
-/// - Rights: a task that holds a lane of any instance (or runs an exclusive operation's body), or runs a
-///   load such a task waits for, may pass a waiting exclusive operation, which may wait for that very
-///   task, directly or through other caches: queueing there could wait forever. What a task holds is a set, across every instance (``LaneRights``, a task-local added to
-///   and never replaced), so a call through a second cache keeps the right to come back through the
-///   first. Docs/Architecture.md ("Why `removeAll` adds no wait cycle") gives the argument.
-/// - Sponsoring: a shared load runs under a token of its own (``runSponsored(_:_:)``); a task about to
-///   wait for the load links the token to its own rights (``sponsor(_:)``), so the load's calls through
-///   any cache pass a waiting exclusive operation that a task waiting for the load blocks.
+///   exclusive operations included, so `removeAll`, `store(k)`, `removeAll` run in that order; the one
+///   exception is work the waiting exclusive operation itself waits for (below).
+/// - Rights: what a task holds is a set across every instance (``LaneRights``, a task-local added to and
+///   never replaced): the leases of its lanes, an exclusive body's lease, its loads' tokens. Who waits for
+///   whom is linked in ``LaneRegistry``: a load's token to the tasks waiting for it, a lane's holder to
+///   the callers behind its key, a running exclusive operation to the callers queued behind it, and every
+///   holder to the callers queued behind a waiting one. A caller passes this instance's waiting exclusive
+///   operation only when its rights reach one of this instance's leases through those links, that is
+///   when the exclusive operation waits for it: queueing there would wait forever. Docs/Architecture.md
+///   ("Why `removeAll` adds no wait cycle") gives the argument.
 /// - Cancellation: a read waiting for its lane (``runUnlessCancelled(_:_:)``) leaves at once when its task
 ///   is cancelled. Stores and removes keep their place: skipping one would reorder the key's writes.
 final class KeyLanes: Sendable {
@@ -43,15 +44,73 @@ final class KeyLanes: Sendable {
         var nextID: UInt64 = 0
         /// This instance's number among every instance, which its leases carry.
         let owner: UInt64
+        /// The leases held now: a lane's, or the running exclusive operation's.
+        var leases: Set<LaneID> = []
+        /// Each busy key's holder's lease.
+        var holders: [String: LaneID] = [:]
+        /// The running exclusive operation's lease.
+        var exclusiveLease: LaneID?
+        /// Leases the registry links to the rights of tasks waiting for them.
+        var linked: Set<LaneID> = []
+        /// Whether a link was made since the last look: every instance's queue is then looked at again.
+        var relinked = false
 
         init(owner: UInt64) { self.owner = owner }
 
-        /// A new lease for a lane (or every lane) just taken, live in the registry until released.
-        mutating func lease() -> LaneID {
+        /// A new lease: for `key`'s lane, or, for `nil`, for the running exclusive operation. It is
+        /// linked to the rights of whoever waits for it: the callers behind the key, and the callers
+        /// queued behind the exclusive operations (which wait for every lane's holder, or for the one
+        /// running).
+        mutating func lease(for key: String?) -> LaneID {
             nextID &+= 1
             let lease = LaneID(owner: owner, number: nextID)
-            LaneRegistry.hold(lease)
+            leases.insert(lease)
+            if let key {
+                holders[key] = lease
+                for waiter in busy[key] ?? [] { link(lease, to: waiter.held) }
+            } else {
+                exclusiveLease = lease
+            }
+            for case .key(_, let waiter) in queue { link(lease, to: waiter.held) }
             return lease
+        }
+
+        /// Ends `lease`, and its links.
+        mutating func end(_ lease: LaneID) {
+            leases.remove(lease)
+            if linked.remove(lease) != nil { LaneRegistry.close(lease) }
+        }
+
+        /// Records that the task with `rights` waits for the holder of `lease`: whatever the holder's
+        /// rights reach now reaches the waiter's too.
+        mutating func link(_ lease: LaneID, to rights: LaneRights) {
+            guard !rights.isEmpty else { return }
+            LaneRegistry.link(lease, to: rights)
+            linked.insert(lease)
+            relinked = true
+        }
+
+        /// `waiter` in line behind `key`'s holder, linked to it.
+        mutating func wait(_ waiter: Waiter, behind key: String) {
+            busy[key, default: []].append(waiter)
+            if let holder = holders[key] { link(holder, to: waiter.held) }
+        }
+
+        /// `waiter` in line behind the exclusive operations, linked to what they wait for: the running
+        /// one's lease, or every lane holder's while one waits.
+        mutating func queue(_ waiter: Waiter, for key: String) {
+            queue.append(.key(key, waiter))
+            if let running = exclusiveLease {
+                link(running, to: waiter.held)
+            } else {
+                for holder in holders.values { link(holder, to: waiter.held) }
+            }
+        }
+
+        /// Whether a link was made since the last call.
+        mutating func takeRelinked() -> Bool {
+            defer { relinked = false }
+            return relinked
         }
 
         var isOpen: Bool { !exclusive && queue.isEmpty }
@@ -76,6 +135,7 @@ final class KeyLanes: Sendable {
     func run<T, Failure: Error>(_ key: String, _ body: () async throws(Failure) -> T) async throws(Failure)
         -> T
     {
+        // A wait that cannot be cancelled always ends with the lane.
         let lease = await acquire(key, cancellable: false) ?? LaneID(owner: 0, number: 0)
         defer { release(key, lease: lease) }
         return try await holding(lease, body)
@@ -106,11 +166,9 @@ final class KeyLanes: Sendable {
     /// operations as any lane holder's do.
     func runExclusive<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
         await acquireAll()
-        let lease = state.withLock { $0.lease() }
-        defer {
-            LaneRegistry.drop(lease)
-            releaseAll()
-        }
+        let (lease, relinked) = state.withLock { ($0.lease(for: nil), $0.takeRelinked()) }
+        if relinked { LaneRegistry.letEveryInstanceThrough() }
+        defer { releaseAll(lease) }
         return try await holding(lease, body)
     }
 
@@ -155,7 +213,7 @@ final class KeyLanes: Sendable {
             let nested = state.mayNest(held)
             if state.busy[key] == nil, state.isOpen || (nested && !state.exclusive) {
                 state.busy[key] = []
-                return (state.lease(), nil)
+                return (state.lease(for: key), nil)
             }
             state.nextID &+= 1
             return (nil, state.nextID)
@@ -163,23 +221,24 @@ final class KeyLanes: Sendable {
         guard let id = first.waitID else { return first.lease }  // taken, or refused
         let wait = {
             await withCheckedContinuation { (continuation: Continuation) in
-                let resume = self.state.withLock { state -> Bool? in
-                    if state.cancelled.remove(id) != nil { return false }
-                    if unlessExclusivePending, !state.isOpen { return false }
+                let (resume, relinked) = self.state.withLock { state -> (Bool?, Bool) in
+                    if state.cancelled.remove(id) != nil { return (false, false) }
+                    if unlessExclusivePending, !state.isOpen { return (false, false) }
                     let mayPass = state.isOpen || (state.mayNest(held) && !state.exclusive)
                     if state.busy[key] == nil, mayPass {
                         state.busy[key] = []
-                        return true
+                        return (true, false)
                     }
                     let waiter = Waiter(id: id, continuation: continuation, held: held)
                     if mayPass {
-                        state.busy[key, default: []].append(waiter)
+                        state.wait(waiter, behind: key)
                     } else {
-                        state.queue.append(.key(key, waiter))
+                        state.queue(waiter, for: key)
                     }
-                    return nil
+                    return (nil, state.takeRelinked())
                 }
                 if let resume { continuation.resume(returning: resume) }
+                if relinked { LaneRegistry.letEveryInstanceThrough() }
             }
         }
         let acquired: Bool
@@ -188,10 +247,12 @@ final class KeyLanes: Sendable {
         } else {
             acquired = await wait()
         }
-        return state.withLock { state -> LaneID? in
+        let (lease, relinked) = state.withLock { state -> (LaneID?, Bool) in
             state.cancelled.remove(id)
-            return acquired ? state.lease() : nil
+            return (acquired ? state.lease(for: key) : nil, state.takeRelinked())
         }
+        if relinked { LaneRegistry.letEveryInstanceThrough() }
+        return lease
     }
 
     /// Takes the waiter `id` out of line and tells it it was cancelled; remembered when it is not queued
@@ -215,17 +276,19 @@ final class KeyLanes: Sendable {
     }
 
     private func release(_ key: String, lease: LaneID) {
-        let next = state.withLock { state -> [Continuation] in
-            LaneRegistry.drop(lease)
+        let (next, relinked) = state.withLock { state -> ([Continuation], Bool) in
+            state.end(lease)
+            state.holders[key] = nil
             if var waiting = state.busy[key], !waiting.isEmpty {
                 let next = waiting.removeFirst()
                 state.busy[key] = waiting
-                return [next.continuation]
+                return ([next.continuation], state.takeRelinked())
             }
             state.busy[key] = nil
-            return Self.drain(&state)
+            return (Self.drain(&state), state.takeRelinked())
         }
         for continuation in next { continuation.resume(returning: true) }
+        if relinked { LaneRegistry.letEveryInstanceThrough() }
     }
 
     private func acquireAll() async {
@@ -249,12 +312,15 @@ final class KeyLanes: Sendable {
         }
     }
 
-    private func releaseAll() {
-        let next = state.withLock { state -> [Continuation] in
+    private func releaseAll(_ lease: LaneID) {
+        let (next, relinked) = state.withLock { state -> ([Continuation], Bool) in
+            state.end(lease)
+            state.exclusiveLease = nil
             state.exclusive = false
-            return Self.drain(&state)
+            return (Self.drain(&state), state.takeRelinked())
         }
         for continuation in next { continuation.resume(returning: true) }
+        if relinked { LaneRegistry.letEveryInstanceThrough() }
     }
 
     /// Lets the queue through in call order: each key caller takes its lane (or waits behind its key),
@@ -270,7 +336,7 @@ final class KeyLanes: Sendable {
                     state.busy[key] = []
                     resumed.append(waiter.continuation)
                 } else {
-                    state.busy[key]?.append(waiter)
+                    state.wait(waiter, behind: key)
                 }
             case .exclusive(let waiter):
                 guard state.busy.isEmpty else { return resumed }
