@@ -18,6 +18,8 @@ struct RequestURLTests {
         ("50%zz", "https://api.example.com/v1/50%25zz"),
         ("search?q=1#top", "https://api.example.com/v1/search?q=1#top"),
         ("x<y>|{z}", "https://api.example.com/v1/x%3Cy%3E%7C%7Bz%7D"),
+        ("a[0]%2F", "https://api.example.com/v1/a%5B0%5D%2F"),
+        ("page#one#two", "https://api.example.com/v1/page#one%23two"),
     ])
     func aPathIsPercentEncodedBeforeURLParsesIt(_ path: String, _ expected: String) throws {
         // When the URL text is made for the path

@@ -90,7 +90,8 @@ public final class HTTPCache: Sendable {
         generation.withLock { $0 += 1 }
         forgetMadeResponses()
         store.removeAll()
-        // A hit that ran meanwhile may have made a response again: nothing of the removed answers stays.
+        // A hit that ran meanwhile may have made a response again (one begun before this call no longer
+        // keeps what it made: `response(for:at:key:in:)` checks the generation).
         forgetMadeResponses()
     }
 

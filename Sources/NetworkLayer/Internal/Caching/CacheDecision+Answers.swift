@@ -27,16 +27,15 @@ extension CacheDecision {
         return .confirmed(updated, keep: keep)
     }
 
-    /// Whether a `304` is about `stored` (RFC 9111 section 4.3.4): it names a validator, and each one it
-    /// names is the stored one's, an `ETag` exactly and a `Last-Modified` as the same date; a `304`
-    /// naming none selects a stored answer only when that answer has none either. (A `304` whose `ETag`
-    /// matches but whose `Last-Modified` does not is refused too: stricter than the RFC, never wrong.)
+    /// Whether a `304` is about `stored` (RFC 9111 section 4.3.4): each validator it names is the stored
+    /// one's, an `ETag` exactly and a `Last-Modified` as the same date. A `304` naming none confirms the
+    /// answer this cache asked about: one answer is kept per key, and the request carried its validators
+    /// (the RFC would select none; OkHttp, too, takes such a `304`, and servers send them). A `304` whose
+    /// `ETag` matches but whose `Last-Modified` does not is refused: stricter than the RFC, never wrong.
     static func confirms(_ http: HTTPURLResponse, _ stored: CachedHTTPResponse) -> Bool {
         let tag = http.value(forHTTPHeaderField: "ETag")
         let modified = http.value(forHTTPHeaderField: "Last-Modified")
-        guard tag != nil || modified != nil else {
-            return stored.header("etag") == nil && stored.header("last-modified") == nil
-        }
+        guard tag != nil || modified != nil else { return true }
         if let tag, tag != stored.header("etag") { return false }
         if let modified {
             guard let kept = stored.header("last-modified") else { return tag != nil }

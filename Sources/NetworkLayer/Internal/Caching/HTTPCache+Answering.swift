@@ -68,7 +68,9 @@ extension HTTPCache {
         _ stored: CachedHTTPResponse, for request: URLRequest, as source: ResponseSource,
         _ exchange: CacheExchange, key: CacheKey, storing: CacheExchange.PendingWrite? = nil
     ) -> (Data, HTTPURLResponse)? {
-        guard let url = request.url, let http = response(for: stored, at: url, key: key) else { return nil }
+        guard let url = request.url, let http = response(for: stored, at: url, key: key, in: exchange) else {
+            return nil
+        }
         count { $0.hitCount += 1 }
         exchange.record(source, storing: storing, served: key.value)
         return (stored.body, http)
@@ -89,8 +91,10 @@ extension HTTPCache {
     }
 
     /// The `HTTPURLResponse` of `stored` at `url`: the one made last time for the same version under
-    /// `key`, or a new one (kept for next time).
-    private func response(for stored: CachedHTTPResponse, at url: URL, key: CacheKey) -> HTTPURLResponse? {
+    /// `key`, or a new one, kept for next time unless ``removeAll()`` ran since `exchange` began.
+    private func response(
+        for stored: CachedHTTPResponse, at url: URL, key: CacheKey, in exchange: CacheExchange
+    ) -> HTTPURLResponse? {
         if let made = madeResponses.withLock({ $0[key.value] }), made.url == url,
             made.stored.isSameVersion(as: stored)
         {
@@ -105,6 +109,7 @@ extension HTTPCache {
         // Forgotten responses are released after unlocking.
         let released = madeResponses.withLock { responses -> [String: MadeResponse] in
             var released: [String: MadeResponse] = [:]
+            guard currentGeneration == exchange.generation else { return released }
             if responses.count >= Self.madeResponseLimit { swap(&released, &responses) }
             released[key.value] = responses.updateValue(made, forKey: key.value)
             return released

@@ -34,7 +34,8 @@ enum RequestURL {
     }
 
     /// The text handed to `URL(string:)`: always ASCII. The path's characters that no URL may hold
-    /// (anything not ASCII, spaces, controls, `"<>\^`{|}`, a `%` not followed by two hexadecimal digits)
+    /// (anything not ASCII, spaces, controls, `"<>\^`{|}[]`, a `%` not followed by two hexadecimal digits,
+    /// a `#` after the first)
     /// are percent-encoded as UTF-8 here, since `URL(string:)` does so itself only from iOS 17 and
     /// macOS 14 (and on Linux), and returns `nil` before; `%XX` and every other character, `?` and `#`
     /// included, are kept as they are.
@@ -54,15 +55,22 @@ enum RequestURL {
     /// `path` with the bytes no URL may hold percent-encoded (see ``string(baseURL:path:queryItems:)``).
     static func escapingPath(_ path: Substring) -> String {
         let bytes = Array(path.utf8)
-        guard bytes.contains(where: { !isKept($0) || $0 == UInt8(ascii: "%") }) else { return String(path) }
+        let hashes = bytes.filter { $0 == UInt8(ascii: "#") }.count
+        guard hashes >= 2 || bytes.contains(where: { !isKept($0) || $0 == UInt8(ascii: "%") }) else {
+            return String(path)
+        }
         var escaped: [UInt8] = []
         escaped.reserveCapacity(bytes.count * 3)
         let hex = Array("0123456789ABCDEF".utf8)
+        var inFragment = false
         for (index, byte) in bytes.enumerated() {
             let keptPercent =
                 byte == UInt8(ascii: "%") && index + 2 < bytes.count
                 && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])
-            if byte == UInt8(ascii: "%") ? keptPercent : isKept(byte) {
+            // A second `#` may not stand in a fragment.
+            let secondHash = byte == UInt8(ascii: "#") && inFragment
+            if byte == UInt8(ascii: "#") { inFragment = true }
+            if byte == UInt8(ascii: "%") ? keptPercent : isKept(byte) && !secondHash {
                 escaped.append(byte)
             } else {
                 escaped += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
@@ -75,7 +83,8 @@ enum RequestURL {
     private static func isKept(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
-            UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+            UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "["),
+            UInt8(ascii: "]"):
             false
         default: (0x21...0x7E).contains(byte)
         }
