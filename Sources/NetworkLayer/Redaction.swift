@@ -56,8 +56,9 @@ public enum Redaction {
             || sensitiveQueryFragments.contains(where: lowered.contains)
     }
 
-    /// `url` with the values of secret query parameters, any password in the URL, and any declared
-    /// credential's value (in its path, say) replaced.
+    /// `url` with the values of secret query parameters (in its query or its fragment, as
+    /// `#access_token=…`), any password in the URL, and any declared credential's value (in its path,
+    /// say) replaced.
     /// - Parameter url: The URL to show.
     /// - Returns: The URL's text, safe to log.
     public static func redact(_ url: URL?) -> String {
@@ -74,6 +75,10 @@ public enum Redaction {
             components.percentEncodedQueryItems = items.map { item in
                 isSensitive(queryName: item.name) ? URLQueryItem(name: item.name, value: placeholder) : item
             }
+        }
+        // A fragment can carry a token too (OAuth's implicit flow: `#access_token=…`).
+        if let fragment = components.percentEncodedFragment {
+            components.percentEncodedFragment = redact(text: fragment)
         }
         return components.string ?? redact(text: url.absoluteString)
     }

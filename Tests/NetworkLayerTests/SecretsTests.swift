@@ -165,6 +165,16 @@ struct SecretsTests {
         #expect(!Redaction.redact(URL(string: url)).contains(sentinel))
     }
 
+    @Test(arguments: [
+        "https://app.test/callback#access_token=S3NT1NEL-KEY&token_type=bearer",
+        "https://app.test/callback#state=1&id_token=S3NT1NEL-KEY",
+    ])
+    func aURLLosesATokenInItsFragment(url: String) {
+        let shown = Redaction.redact(URL(string: url))
+        #expect(!shown.contains(sentinel))
+        #expect(shown.contains("app.test/callback#"))
+    }
+
     @Test(arguments: ["author", "design", "passenger", "side"])
     func everydayParametersThatMerelyContainAShortSecretNameAreKept(name: String) {
         #expect(!Redaction.isSensitive(queryName: name))
