@@ -165,9 +165,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
         guard timeout < .seconds(maximumTransportTimeout) else {
             return TimeInterval(maximumTransportTimeout)
         }
-        let seconds = timeout.components.seconds
-        guard seconds < maximumTransportTimeout else { return TimeInterval(maximumTransportTimeout) }
-        return TimeInterval(max(seconds + 1, 1))
+        return TimeInterval(timeout.components.seconds + 1)
     }
 
     static var maximumTransportTimeout: Int64 { 7 * 86_400 }

@@ -267,4 +267,28 @@ struct CrossCacheLaneTests {
         #expect(finished)
         #expect(order.values == ["removeAll", "meta's read of images"])
     }
+
+    @Test func joiningALoadAfterItFinishedLeavesNoLinkBehind() async {
+        // Given a load's token, its load run and finished
+        let lanes = KeyLanes()
+        let token = lanes.makeSponsoredToken()
+        lanes.endSponsorship(token)
+        // When a task holding a lane waits for it late (it joined just before the load ended)
+        await lanes.run("a") { lanes.sponsor(token) }
+        // Then nothing stays linked to the finished load
+        #expect(LaneRegistry.isLinked(token) == false)
+    }
+
+    @Test func aRunningLoadIsLinkedToItsWaitersUntilItEnds() async {
+        // Given a running load, and a lane holder that waits for it
+        let lanes = KeyLanes()
+        let token = lanes.makeSponsoredToken()
+        await lanes.run("a") { lanes.sponsor(token) }
+        let linked = LaneRegistry.isLinked(token)
+        // When the load ends
+        lanes.endSponsorship(token)
+        // Then it was linked while it ran, and is not after
+        #expect(linked)
+        #expect(LaneRegistry.isLinked(token) == false)
+    }
 }

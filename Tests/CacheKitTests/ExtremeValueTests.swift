@@ -78,10 +78,17 @@ struct ExtremeValueTests {
     }
 
     @Test(arguments: intervals)
-    func anySweepIntervalMakesStoragesWithoutATrap(_ seconds: TimeInterval) throws {
-        _ = MemoryStorage<String, String>(configuration: .init(sweepInterval: seconds))
+    func anySweepIntervalMakesStoragesThatStoreAndRead(_ seconds: TimeInterval) throws {
+        // Given storages whose sweep interval is `seconds`
+        let memory = MemoryStorage<String, String>(configuration: .init(sweepInterval: seconds))
         let folder = TemporaryFolder()
-        _ = try DiskStorage<Data>(configuration: .init(directory: folder.url, sweepInterval: seconds))
+        let disk = try DiskStorage<Data>(configuration: .init(directory: folder.url, sweepInterval: seconds))
+        // When a value is stored in each
+        memory.store("v", forKey: "k")
+        try disk.store(Data("v".utf8), forKey: "k")
+        // Then nothing trapped, and each reads it back
+        #expect(memory.value(forKey: "k") == "v")
+        #expect(disk.value(forKey: "k") == Data("v".utf8))
     }
 
     @Test(arguments: counts)
@@ -97,10 +104,13 @@ struct ExtremeValueTests {
             memory.store("v", forKey: "\(index)")
             try? disk.store(Data("v".utf8), forKey: "\(index)")
         }
-        // Then nothing traps, and a limit of zero or less keeps nothing
+        // Then nothing traps; a limit of zero or less keeps nothing, and the largest keeps every value
         if limit <= 0 {
             #expect(memory.value(forKey: "0") == nil)
             #expect(disk.value(forKey: "0") == nil)
+        } else {
+            #expect((0..<3).allSatisfy { memory.value(forKey: "\($0)") == "v" })
+            #expect((0..<3).allSatisfy { disk.value(forKey: "\($0)") != nil })
         }
     }
 }

@@ -50,6 +50,9 @@ enum LaneRegistry {
         var instances: [UInt64: Entry] = [:]
         /// A load's token or a lane's lease, with the rights of the tasks waiting for it.
         var links: [LaneID: Set<LaneID>] = [:]
+        /// The tokens of the loads running now: a task that joins a load after it finished links nothing,
+        /// so no link outlives its load.
+        var running: Set<LaneID> = []
     }
 
     private static let state = Locked(State())
@@ -79,14 +82,36 @@ enum LaneRegistry {
         for lanes in all { lanes.letThroughNested() }
     }
 
-    /// Links `id` (a load's token, a lane's lease) to `rights`, those of a task waiting for it.
+    /// Links `id` (a lane's lease, held now) to `rights`, those of a task waiting for it.
     static func link(_ id: LaneID, to rights: LaneRights) {
         state.withLock { $0.links[id, default: []].formUnion(rights.all) }
     }
 
+    /// Marks the load of `token` running, so tasks that wait for it can link to it.
+    static func open(_ token: LaneID) {
+        _ = state.withLock { $0.running.insert(token) }
+    }
+
+    /// Links the load of `token` to `rights`, unless it has finished; whether it linked.
+    static func link(load token: LaneID, to rights: LaneRights) -> Bool {
+        state.withLock { state in
+            guard state.running.contains(token) else { return false }
+            state.links[token, default: []].formUnion(rights.all)
+            return true
+        }
+    }
+
     /// Forgets the links of `id`: its load finished, or its lane was released.
     static func close(_ id: LaneID) {
-        _ = state.withLock { $0.links.removeValue(forKey: id) }
+        state.withLock { state in
+            state.links[id] = nil
+            state.running.remove(id)
+        }
+    }
+
+    /// Whether anything is linked to `id` now (for tests).
+    static func isLinked(_ id: LaneID) -> Bool {
+        state.withLock { $0.links[id] != nil }
     }
 
     /// Whether `rights`, following the links of whoever waits for whom, reach one of `leases`.

@@ -7,10 +7,12 @@
 extension KeyLanes {
     /// A token for a shared load, which holds no lane until a task with rights waits for it.
     func makeSponsoredToken() -> LaneID {
-        state.withLock { state in
+        let token = state.withLock { state in
             state.nextID &+= 1
             return LaneID(owner: state.owner, number: state.nextID)
         }
+        LaneRegistry.open(token)
+        return token
     }
 
     /// Records that the current task is about to wait for the load running under `token`, so the load
@@ -18,8 +20,7 @@ extension KeyLanes {
     /// pass.
     func sponsor(_ token: LaneID) {
         let rights = Self.rights
-        guard !rights.isEmpty else { return }
-        LaneRegistry.link(token, to: rights)
+        guard !rights.isEmpty, LaneRegistry.link(load: token, to: rights) else { return }
         LaneRegistry.letEveryInstanceThrough()
     }
 

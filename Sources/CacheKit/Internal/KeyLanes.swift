@@ -162,6 +162,7 @@ final class KeyLanes: Sendable {
     }
 
     /// Runs `body` holding every lane.
+    ///
     /// The body holds a lease of its own: its calls through other caches pass their waiting exclusive
     /// operations as any lane holder's do.
     func runExclusive<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {

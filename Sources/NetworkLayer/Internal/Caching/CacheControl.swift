@@ -4,8 +4,8 @@
 /// A hostile value cannot make it costly or wrong: only the first ``maximumLength`` bytes are read, and
 /// only the first ``maximumDirectives`` directives, and a field longer than either fails closed: it
 /// reads as `no-store`, since a `no-store` may follow where reading stopped; delta-seconds past 2^31
-/// count as 2^31 (RFC 9111 section 1.2.2); a `max-age` that is not a number counts as 0, so the answer is stale (section 4.2.1);
-/// when a directive repeats, the first counts.
+/// count as 2^31 (RFC 9111 section 1.2.2); a `max-age` that is not a number counts as 0, so the answer
+/// is stale (section 4.2.1); when a directive repeats, the first counts.
 struct CacheControl: Sendable, Equatable {
     /// The longest field read, in bytes; what follows is ignored.
     static let maximumLength = 8 << 10

@@ -6,8 +6,8 @@ import Foundation
 
 /// What the HTTP cache does with one request before anything is sent: one value, decided from the
 /// request as the session will send it, the stored answer, the endpoint's policy and the time, as
-/// OkHttp's `CacheStrategy` does. Nothing here reads a store or a clock: `HTTPCache+Answering.swift` acts
-/// on it, and counts statistics from it. What to do with the server's answer is decided the same way
+/// OkHttp's `CacheStrategy` does. Nothing here reads a store or a clock: `HTTPCache+Answering.swift` and
+/// `HTTPCache+Fetching.swift` act on it. What to do with the server's answer is decided the same way
 /// (`CacheDecision+Answers.swift`).
 enum CacheDecision: Sendable, Equatable {
     /// Not the cache's business (a method other than `GET`, the request's `no-store`, the caller's own
@@ -29,7 +29,7 @@ enum CacheDecision: Sendable, Equatable {
     /// The longest `ETag` sent back as a validator; a longer one is not used.
     static let longestValidator = 1024
 
-    /// The decision for `request` (its fields by lowercase name), sent as `sent`, with `stored` under its
+    /// The decision for `request` (its side, read once), sent as `sent`, with `stored` under its
     /// key (noted `invalidatedAt` by an unsafe method, if ever), under `policy`, at `now`.
     /// `checked` says `stored` was already found usable (``isUsable(_:for:invalidatedAt:)``), so its
     /// `Vary` values are not compared twice.

@@ -34,11 +34,10 @@ enum RequestURL {
     }
 
     /// The text handed to `URL(string:)`: always ASCII. The path's characters that no URL may hold
-    /// (anything not ASCII, spaces, controls, `"<>\^`{|}[]`, a `%` not followed by two hexadecimal digits,
-    /// a `#` after the first)
-    /// are percent-encoded as UTF-8 here, since `URL(string:)` does so itself only from iOS 17 and
-    /// macOS 14 (and on Linux), and returns `nil` before; `%XX` and every other character, `?` and `#`
-    /// included, are kept as they are.
+    /// (anything not ASCII, spaces, controls, `"<>\^`{|}[]`, a `%` not followed by two hexadecimal
+    /// digits, a `#` after the first) are percent-encoded as UTF-8 here, since `URL(string:)` does so
+    /// itself only from iOS 17 and macOS 14 (and on Linux), and returns `nil` before; `%XX` and every
+    /// other character, `?` and the first `#` included, are kept as they are.
     static func string(baseURL: URL, path: String, queryItems: [URLQueryItem]) -> String {
         var base = baseURL.absoluteString
         var trimmed = Substring(path)
@@ -79,7 +78,7 @@ enum RequestURL {
         return String(decoding: escaped, as: UTF8.self)
     }
 
-    /// Whether a URL may hold `byte` as it is: printable ASCII other than space and `"<>\^`{|}`.
+    /// Whether a URL may hold `byte` as it is: printable ASCII other than space and `"<>\^`{|}[]`.
     private static func isKept(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),

@@ -148,8 +148,8 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownlo
 
     /// Whether an answer to `request` may enter a `URLCache`: the request carries no credential header
     /// (declared or named like one: `Authorization`, `Cookie`, `X-Api-Key`), no credential query item,
-    /// no user or password and no matrix parameter in its URL, no declared or learned credential value anywhere in its URL, and
-    /// `cookies` holds no cookie for its URL.
+    /// no user or password and no matrix parameter in its URL, no declared or learned credential value
+    /// anywhere in its URL, and `cookies` holds no cookie for its URL.
     static func mayEnterURLCache(_ request: URLRequest, cookies: HTTPCookieStorage?) -> Bool {
         guard let url = request.url else { return false }
         if (request.allHTTPHeaderFields ?? [:]).keys.contains(where: { Redaction.isSensitive(headerName: $0) }
