@@ -181,6 +181,7 @@ struct DownloadFileWindowTests {
         // implementation fails instead of hanging)
         let watchdog = ContinuousClock.now
         disk.letGo(afterSeconds: 20)
+        _ = file.request(resuming: request, window: 600_000)
         try file.open(try partial("bytes 600000-1199999/1200000"))
         // Then it was taken at once, while the disk still held the writes before
         #expect(ContinuousClock.now - watchdog < .seconds(10))
@@ -199,6 +200,7 @@ struct DownloadFileWindowTests {
         let disk = GatedDisk()
         let file = DownloadFile(destination: destination, writeChunk: disk.write)
         defer { disk.letGo() }
+        _ = file.request(resuming: request, window: 600_000)
         try file.open(try partial("bytes 0-599999/1200000"))
         for _ in 0..<60 { try file.write(Data(repeating: 1, count: 10_000)) }
         disk.letGo(afterSeconds: 20)
@@ -212,6 +214,7 @@ struct DownloadFileWindowTests {
         // Given 1 MB handed to a slow disk that counts what it writes
         let disk = GatedDisk(open: true, delay: 0.001)
         let file = DownloadFile(destination: destination, writeChunk: disk.write)
+        _ = file.request(resuming: request, window: 1 << 20)
         try file.open(try partial("bytes 0-1048575/2097152"))
         for _ in 0..<64 { try file.write(Data(repeating: 1, count: 16_384)) }
         // When the download settles with a limit of 100 KB
@@ -223,6 +226,7 @@ struct DownloadFileWindowTests {
     @Test func settlingReportsAWriteThatFailed() async throws {
         // Given 1 MB handed to a full disk
         let file = DownloadFile(destination: destination) { _, _ in .file(POSIXError(.ENOSPC)) }
+        _ = file.request(resuming: request, window: 1 << 20)
         try file.open(try partial("bytes 0-1048575/2097152"))
         try file.write(Data(count: 1 << 20))
         // When the download settles, Then the disk's error is thrown before another window is asked for

@@ -39,4 +39,50 @@ struct DownloadRangeTests {
         let bytes = try await NetworkProvider(session: session).send(log)
         #expect(bytes.count == 100)
     }
+
+    @Test func aPartialAnswerToARequestThatAskedNoRangeIsNotTakenAsTheWholeFile() async throws {
+        // Given a custom session that answers a plain download with the first 100 bytes of 1,000
+        let session = StubSession.status(
+            206, body: Data(count: 100), headers: ["Content-Range": "bytes 0-99/1000"])
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "partial-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        // When the file is downloaded
+        let thrown = await error(of: {
+            try await NetworkProvider(session: session).download(
+                Endpoint<Data>(baseURL: exampleURL, path: "logs/today"), to: destination)
+        })
+        // Then the download fails, as on a URLSession, and no file is left as if it were whole
+        #expect(thrown != nil)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(session.requests.first?.headers["Range"] == nil)
+    }
+
+    @Test func aResumedAnswerThatStopsShortOfItsTotalIsNotTakenAsTheWholeFile() async throws {
+        // Given a custom session whose answer to a resume says 1,000 bytes but carries 100 of 900 missing
+        let session = StubSession { request in
+            if request.value(forHTTPHeaderField: "Range") == nil {
+                return (
+                    Data(count: 100),
+                    try StubSession.makeResponse(
+                        for: request, status: 200,
+                        headers: ["ETag": "\"v1\"", "Accept-Ranges": "bytes", "Content-Length": "1000"])
+                )
+            }
+            return (
+                Data(count: 100),
+                try StubSession.makeResponse(
+                    for: request, status: 206,
+                    headers: ["ETag": "\"v1\"", "Content-Range": "bytes 100-199/1000"])
+            )
+        }
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "short-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        // When the file is downloaded
+        let file = try? await NetworkProvider(session: session).download(
+            Endpoint<Data>(baseURL: exampleURL, path: "logs/today"), to: destination)
+        // Then no file of fewer than 1,000 bytes is reported as the whole file
+        #expect(file == nil || file?.byteCount == 1000)
+    }
 }

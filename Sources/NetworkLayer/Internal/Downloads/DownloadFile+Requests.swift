@@ -21,7 +21,7 @@ extension DownloadFile {
             } else if state.received == 0, window != nil {
                 (start, validator) = (0, nil)
             } else {
-                state.askedEnd = nil
+                (state.askedEnd, state.askedFrom) = (nil, nil)
                 return nil
             }
             let end = window.flatMap { window -> Int64? in
@@ -29,7 +29,7 @@ extension DownloadFile {
                 let (end, overflow) = start.addingReportingOverflow(window)
                 return overflow ? nil : end
             }
-            state.askedEnd = end
+            (state.askedEnd, state.askedFrom) = (end, start)
             return ("bytes=\(start)-" + (end.map { String($0 - 1) } ?? ""), validator)
         }
         guard let asked else { return request }

@@ -39,6 +39,9 @@ final class DownloadFile: Sendable {
         var isClosing = false
         /// The end (exclusive) of the bytes the last request asked for, when it asked for a window.
         var askedEnd: Int64?
+        /// The first byte the last request asked for with `Range`; `nil` when it asked for no range, so
+        /// that a `206` must carry the whole body.
+        var askedFrom: Int64?
         /// The end (exclusive) of the bytes the last `206` answer carries; `nil` after a `200`.
         var answerEnd: Int64?
         /// The server answered a window unusably (a `416`, a `206` for other bytes): no more windows.
@@ -199,7 +202,7 @@ final class DownloadFile: Sendable {
             guard !state.isDiscarded else { throw CancellationError() }
             if let error = state.writeError { throw error }
             guard state.descriptor >= 0, !state.isClosing, state.received > 0,
-                range.total == state.expectedTotal,
+                state.askedFrom == state.received, range.total == state.expectedTotal,
                 RangeRules.verdict(
                     on: headers, asked: .bytes(from: state.received, validator: state.validator))
                     == .continuesFile
@@ -219,12 +222,12 @@ final class DownloadFile: Sendable {
             // A write that failed is reported, never written past.
             if let error = state.writeError { throw error }
             state.answerEnd = range.map { $0.last + 1 }
-            // A 206 from byte 0 of a download with nothing written is a first answer, not a resumed one.
-            let verdict =
-                head.statusCode == 206
-                ? RangeRules.verdict(
-                    on: headers, asked: .bytes(from: state.written, validator: state.validator))
-                : .startsFile
+            // A 206 from byte 0 of a download with nothing written is a first answer, not a resumed one;
+            // a 206 to a request that asked for no range must carry the whole body.
+            let asked =
+                state.askedFrom == nil
+                ? RangeRules.Asked.nothing : .bytes(from: state.written, validator: state.validator)
+            let verdict = head.statusCode == 206 ? RangeRules.verdict(on: headers, asked: asked) : .startsFile
             if verdict != .startsFile {
                 // Not the bytes asked for, bytes of another version, or a file that is no longer the one
                 // written: start over.

@@ -98,7 +98,11 @@ final class SessionTransport: Transport {
             }
             sink.close(nil)
             if let complete = file.completed(by: head) { return (Data(), complete) }
-            return (sink.refusedBody ?? Data(), head)
+            if let refused = sink.refusedBody { return (refused, head) }
+            // Asked for no window, the body is whole or cut short: a `206` or a `Content-Length` that
+            // says more than arrived is a dropped connection, resumed or retried as on a URLSession.
+            guard try file.ending() == .complete else { throw URLError(.networkConnectionLost) }
+            return (Data(), head)
         }
     }
 }
