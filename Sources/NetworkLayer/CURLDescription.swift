@@ -39,7 +39,9 @@ extension Redaction {
             if contentType.lowercased().hasPrefix("multipart/") {
                 // A form's text fields are not name=value text: shown, a password field would leak.
                 lines.append("  --data-binary @body  # multipart form, \(body.count) bytes, not shown")
-            } else if body.count <= 64 * 1024, let text = String(data: body, encoding: .utf8) {
+            } else if body.count <= 64 * 1024, BodyText.encoding(of: [UInt8](body)) == (.utf8, 0),
+                let text = String(data: body, encoding: .utf8)
+            {
                 lines.append("  --data-raw \(quote(redact(body: text, contentType: contentType)))")
             } else {
                 lines.append("  --data-binary @body  # \(body.count) bytes, not shown")
@@ -79,9 +81,10 @@ extension Redaction {
         return redact(text: body)
     }
 
-    /// Whether a body field with this name looks secret, as a query parameter or a header would.
+    /// Whether a body field with this name is secret, as a query parameter or a header would be
+    /// (``SecretRule``).
     private static func isSensitive(fieldName name: String) -> Bool {
-        isSensitive(queryName: name) || isSensitive(headerName: name)
+        SecretRule.verdict(fieldName: name).isSecret
     }
 
     /// A parsed JSON value with the values of key-like object fields replaced, at any depth.

@@ -85,11 +85,6 @@ public enum Credentials {
         CredentialStore.shared.redactValues(in: data)
     }
 
-    /// Learns the values `request` carries in declared fields.
-    static func learnValues(from request: URLRequest) {
-        CredentialStore.shared.learnValues(from: request)
-    }
-
     /// Declares a header's value, and the token after its scheme.
     static func declareHeaderValue(_ value: String, pinned: Bool = true) {
         CredentialStore.shared.declareHeaderValue(value, pinned: pinned)

@@ -104,7 +104,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         public let codingPath: String
         /// What went wrong there.
         public let reason: String
-        /// The first 200 characters of the body.
+        /// The first 200 characters of the body as text (``NetworkLayer/Redaction``: secrets hidden before
+        /// the cut, a UTF-16 body read as UTF-16).
         public let bodyExcerpt: String
         /// The decoder's own error, intact: a `DecodingError` for JSON, whatever a custom decoder threw.
         public let underlying: any Error & Sendable
@@ -136,7 +137,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .transport(let error):
             return "Network failure (URLError \(error.code.rawValue)): \(error.localizedDescription)"
         case .unacceptableStatus(let failure):
-            let excerpt = String(decoding: failure.body.prefix(200), as: UTF8.self)
+            let excerpt = BodyText.excerpt(of: failure.body)
             return
                 "HTTP \(failure.statusCode) from \(failure.url.map { Redaction.redact($0) } ?? "the server")"
                 + (excerpt.isEmpty ? "." : ": \(excerpt)")
@@ -225,7 +226,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     static func decoding(_ error: any Error, type: String, body: Data, convertsSnakeCase: Bool = false)
         -> NetworkError
     {
-        let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
+        let excerpt = BodyText.excerpt(of: body)
         guard let decodingError = error as? DecodingError else {
             return .decoding(
                 DecodingFailure(

@@ -15,10 +15,12 @@ public enum Redaction {
     /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`, ….
     public static let sensitiveHeaderFragments = [
         "auth", "cookie", "key", "token", "secret", "password", "signature", "credential", "session",
+        "sessid",
     ]
     /// Fragments that make a query parameter's name look secret, compared case-insensitively.
     public static let sensitiveQueryFragments = [
-        "key", "token", "secret", "password", "passwd", "signature", "session", "credential",
+        "key", "token", "secret", "password", "passwd", "signature", "session", "credential", "sessid",
+        "sessionid",
     ]
     /// Whole query parameter names that are secret, compared case-insensitively: short ones that would
     /// match everyday names as fragments (`auth` in `author`, `sig` in `design`). Firebase's `auth`,
@@ -32,28 +34,16 @@ public enum Redaction {
     /// - Parameter name: The field's name, in any case.
     /// - Returns: `true` for a declared name, and for `Authorization`, `Cookie`, `X-Api-Key` and the like.
     public static func isSensitive(headerName name: String) -> Bool {
-        looksSensitive(headerName: name) || Credentials.isDeclared(headerName: name)
+        SecretRule.verdict(headerName: name).isSecret
     }
 
     /// Whether a query parameter with this name carries a secret: declared one (``Credentials``), or
     /// named like one.
     /// - Parameter name: The parameter's name, in any case.
-    /// - Returns: `true` for a declared name, and for `key`, `serviceKey`, `access_token` and the like.
+    /// - Returns: `true` for a declared name, and for `key`, `serviceKey`, `access_token`, `PHPSESSID`
+    ///   and the like.
     public static func isSensitive(queryName name: String) -> Bool {
-        looksSensitive(queryName: name) || Credentials.isDeclared(queryName: name)
-    }
-
-    /// Whether a header's name looks like a credential's: the fallback for names nobody declared.
-    static func looksSensitive(headerName name: String) -> Bool {
-        let lowered = name.lowercased()
-        return sensitiveHeaderFragments.contains(where: lowered.contains)
-    }
-
-    /// Whether a query parameter's name looks like a secret's: the fallback for names nobody declared.
-    static func looksSensitive(queryName name: String) -> Bool {
-        let lowered = name.lowercased()
-        return sensitiveQueryNames.contains(lowered)
-            || sensitiveQueryFragments.contains(where: lowered.contains)
+        SecretRule.verdict(queryName: name).isSecret
     }
 
     /// `url` with the values of secret query parameters (in its query or its fragment, as
@@ -83,14 +73,14 @@ public enum Redaction {
         return components.string ?? redact(text: url.absoluteString)
     }
 
-    /// `headers` with the values of credential fields replaced, and any declared credential's value
-    /// inside another field (a `Link` header repeating the query) too.
+    /// `headers` with the values of credential fields replaced, and inside every other field what free
+    /// text has hidden (``redact(text:)``): a `Link` or `Location` header repeating a `key=…` query item,
+    /// a declared or learned value.
     /// - Parameter headers: The header fields.
     /// - Returns: The fields, safe to log or record.
     public static func redact(_ headers: [String: String]) -> [String: String] {
         headers.reduce(into: [:]) { result, field in
-            result[field.key] =
-                isSensitive(headerName: field.key) ? placeholder : Credentials.redactValues(in: field.value)
+            result[field.key] = isSensitive(headerName: field.key) ? placeholder : redact(text: field.value)
         }
     }
 

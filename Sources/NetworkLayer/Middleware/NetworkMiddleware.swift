@@ -55,4 +55,6 @@ public struct RequestContext: Sendable {
     /// The request's use of the provider's ``HTTPCache``, when it has one and this is a whole-body
     /// request.
     var cacheExchange: CacheExchange? = nil
+    /// The secret values the request's attempts carry, held until it ends.
+    let credentialsInUse = CredentialUse()
 }

@@ -134,8 +134,7 @@ public final class RecordReplaySession: NetworkSessionType {
         else { return method }
         let query = (components.percentEncodedQueryItems ?? [])
             .filter { item in
-                !Credentials.isDeclared(queryName: item.name) && !namesACredential(item.name)
-                    && Credentials.redactValues(in: item.value ?? "") == (item.value ?? "")
+                !namesACredential(item.name) && !SecretRule.carriesSecretValue(item.value ?? "")
             }
             .map { item in
                 let value = item.value ?? ""
@@ -147,27 +146,12 @@ public final class RecordReplaySession: NetworkSessionType {
         return "\(method) \(path)" + (query.isEmpty ? "" : "?\(query)")
     }
 
-    /// Whether a query parameter's name names a credential, though nobody declared it: one of
+    /// Whether a query parameter's name names a credential (``SecretRule``): declared, one of
     /// ``Redaction/sensitiveQueryNames``, or a name where one of ``Redaction/sensitiveQueryFragments``
-    /// ends a word (`key`, `apiKey`, `access_key`, `X-Amz-Signature`, `session_id`), not where it only
-    /// begins a longer one (`keyword`, `secretary`, `tokenizer`).
+    /// ends a word (`key`, `apiKey`, `access_key`, `X-Amz-Signature`, `session_id`, `PHPSESSID`), not where
+    /// it only begins a longer one (`keyword`, `secretary`, `tokenizer`).
     static func namesACredential(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        if Redaction.sensitiveQueryNames.contains(lowered) { return true }
-        let original = Array(name.unicodeScalars)
-        let scalars = Array(lowered.unicodeScalars)
-        guard original.count == scalars.count else { return Redaction.isSensitive(queryName: name) }
-        for fragment in Redaction.sensitiveQueryFragments {
-            let needle = Array(fragment.unicodeScalars)
-            guard needle.count <= scalars.count else { continue }
-            for start in 0...(scalars.count - needle.count)
-            where Array(scalars[start..<start + needle.count]) == needle {
-                let end = start + needle.count
-                // The word ends with the fragment: the name's end, or anything but a lowercase letter next.
-                if end == scalars.count || !("a"..."z").contains(original[end]) { return true }
-            }
-        }
-        return false
+        SecretRule.verdict(queryName: name) >= .namesSecret
     }
 
     /// Whether a body of this content type is text (whatever its charset), to be redacted as text.
@@ -228,17 +212,15 @@ struct Exchange: Codable {
         self.url = url
         self.status = status
         self.headers = headers
-        if let text = String(data: body, encoding: .utf8) {
-            // A key the server echoes (an error body repeating the request's URL) is not written either.
-            self.body = Redaction.redact(text: text)
+        // A key the server echoes (an error body repeating the request's URL) is not written either, in
+        // whatever encoding the body is in (``BodyText``).
+        let hidden = BodyText.redacted(body, isText: isText)
+        if BodyText.encoding(of: [UInt8](hidden)) == (.utf8, 0),
+            let text = String(data: hidden, encoding: .utf8)
+        {
+            self.body = text
         } else {
-            var bytes = Credentials.redactValues(in: body)
-            if isText, let text = String(data: bytes, encoding: .isoLatin1),
-                let redacted = Redaction.redact(text: text).data(using: .isoLatin1)
-            {
-                bytes = redacted
-            }
-            self.bodyBase64 = bytes.base64EncodedString()
+            self.bodyBase64 = hidden.base64EncodedString()
         }
     }
 

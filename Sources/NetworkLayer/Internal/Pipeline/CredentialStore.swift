@@ -21,11 +21,13 @@ final class CredentialStore: Sendable {
         var pinned: [String] = []
         /// Values learned from attempts and tokens, oldest first.
         var learned: [String] = []
+        /// How many requests still running carry each value: a value in use is never pushed out.
+        var inUse: [String: Int] = [:]
         /// The forms each value kept is searched for in, made once per value.
         var formsByValue: [String: [String]] = [:]
-        /// Every form of every value kept: rebuilt only when a value comes or goes, not when one seen
-        /// again moves to the newest end.
-        var forms: [String] = []
+        /// Every form of every value kept, found in one pass: changed only when a value comes or goes,
+        /// not when one seen again moves to the newest end.
+        var matcher = SecretMatcher(forms: [])
 
         mutating func add(_ value: String, pinned isPinned: Bool) {
             var evicted: String?
@@ -41,13 +43,24 @@ final class CredentialStore: Sendable {
                     return
                 }
                 learned.append(value)
-                if learned.count > CredentialStore.valueLimit { evicted = learned.removeFirst() }
+                // The oldest value no running request carries goes; while every one is in use, the list
+                // grows past the limit by at most the values of the requests running.
+                if learned.count > CredentialStore.valueLimit,
+                    let index = learned.firstIndex(where: { inUse[$0] == nil })
+                {
+                    evicted = learned.remove(at: index)
+                }
             }
-            if let evicted, !pinned.contains(evicted), !learned.contains(evicted) {
-                formsByValue[evicted] = nil
+            if let evicted, !pinned.contains(evicted), !learned.contains(evicted),
+                let forms = formsByValue.removeValue(forKey: evicted)
+            {
+                matcher.remove(forms: forms)
             }
-            if formsByValue[value] == nil { formsByValue[value] = CredentialStore.forms(of: value) }
-            forms = formsByValue.values.flatMap { $0 }
+            if formsByValue[value] == nil {
+                let forms = CredentialStore.forms(of: value)
+                formsByValue[value] = forms
+                matcher.insert(forms: forms)
+            }
         }
     }
 
@@ -91,7 +104,30 @@ final class CredentialStore: Sendable {
             if formEncoded != encoded { forms.append(formEncoded) }
         }
         if value.contains("/") { forms.append(value.replacingOccurrences(of: "/", with: "\\/")) }
+        forms.append(contentsOf: jsonEscapedForms(of: value))
         return forms
+    }
+
+    /// `value` as JSON writes it inside a string when that differs from the value: `"` and `\` escaped,
+    /// control characters and (as some encoders do) every non-ASCII character as `\u` with hex digits in
+    /// either case.
+    static func jsonEscapedForms(of value: String) -> [String] {
+        var lower = ""
+        var upper = ""
+        for unit in value.utf16 {
+            switch unit {
+            case 0x22: (lower, upper) = (lower + "\\\"", upper + "\\\"")
+            case 0x5C: (lower, upper) = (lower + "\\\\", upper + "\\\\")
+            case 0x20..<0x7F:
+                let character = String(UnicodeScalar(UInt8(unit)))
+                (lower, upper) = (lower + character, upper + character)
+            default:
+                let hex = String(unit, radix: 16)
+                let padded = String(repeating: "0", count: 4 - hex.count) + hex
+                (lower, upper) = (lower + "\\u" + padded, upper + "\\u" + padded.uppercased())
+            }
+        }
+        return Array(Set([lower, upper]).subtracting([value]))
     }
 
     /// RFC 3986's unreserved characters: ASCII letters and digits, `-`, `.`, `_` and `~`.
@@ -130,48 +166,78 @@ final class CredentialStore: Sendable {
         return state.withLock { $0.queryNames.contains(lowered) }
     }
 
-    /// `text` with every declared value (and its percent-encoded form) replaced by
-    /// ``Redaction/placeholder``.
+    /// `text` with every declared and learned value, in every form, replaced by
+    /// ``Redaction/placeholder``: one pass over the text's UTF-8 bytes (``SecretMatcher``).
     /// - Parameter text: Any text.
     /// - Returns: The text without the values.
     func redactValues(in text: String) -> String {
-        let forms = state.withLock { $0.forms }
-        var text = text
-        for form in forms where text.contains(form) {
-            text = text.replacingOccurrences(of: form, with: Redaction.placeholder)
-        }
-        return text
+        state.withLock { $0.matcher }.redact(text)
     }
 
-    /// `data` with every declared value replaced, as bytes in UTF-8 (which ASCII, Latin-1 and EUC-KR
-    /// text share for a key's characters) and in UTF-16 of either byte order.
+    /// `data` with every declared and learned value replaced, as bytes in UTF-8 (which ASCII, Latin-1
+    /// and EUC-KR text share for a key's characters) and in UTF-16 of either byte order.
     func redactValues(in data: Data) -> Data {
-        let forms = state.withLock { $0.forms }
-        guard !forms.isEmpty else { return data }
-        var data = data
-        for form in forms {
-            for encoding in [String.Encoding.utf8, .utf16LittleEndian, .utf16BigEndian] {
-                guard let needle = form.data(using: encoding),
-                    let placeholder = Redaction.placeholder.data(using: encoding)
-                else { continue }
-                data = data.replacingOccurrences(of: needle, with: placeholder)
+        state.withLock { $0.matcher }.redact(data)
+    }
+
+    /// Whether `text` carries a declared or learned value in any form.
+    func isValueFound(in text: String) -> Bool {
+        state.withLock { $0.matcher }.isFound(in: text)
+    }
+
+    /// Learns the value of every field of `request` the rule calls secret (``SecretRule``: a header, a
+    /// query item, each cookie, a password in the URL) and marks each in use until ``release(_:)``: what a
+    /// provider does before each attempt. A value in use is never pushed out by newer ones.
+    /// - Returns: The values learned, to release when the request ends.
+    @discardableResult
+    func use(_ request: URLRequest) -> [String] {
+        var values: [String] = []
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            if name.caseInsensitiveCompare("Cookie") == .orderedSame {
+                values += Self.cookieValues(value)
+            } else if SecretRule.verdict(headerName: name).isSecret {
+                values.append(value)
+                // The token after an authentication scheme (`Bearer abc…`: `abc…` too).
+                if let space = value.firstIndex(of: " ") {
+                    values.append(String(value[value.index(after: space)...]))
+                }
             }
         }
-        return data
+        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            for item in components.queryItems ?? [] where SecretRule.verdict(queryName: item.name).isSecret {
+                if let value = item.value { values.append(value) }
+            }
+            if let password = components.password { values.append(password) }
+        }
+        values = values.filter { $0.count >= Self.shortestValue }
+        guard !values.isEmpty else { return [] }
+        state.withLock { state in
+            for value in values {
+                state.inUse[value, default: 0] += 1
+                state.add(value, pinned: false)
+            }
+        }
+        return values
     }
 
-    /// Learns the values `request` carries in declared fields: what a provider does before each attempt.
-    func learnValues(from request: URLRequest) {
-        let (headers, queries) = state.withLock { ($0.headerNames, $0.queryNames) }
-        guard !headers.isEmpty || !queries.isEmpty else { return }
-        for (name, value) in request.allHTTPHeaderFields ?? [:] where headers.contains(name.lowercased()) {
-            declareHeaderValue(value, pinned: false)
+    /// Ends the use of values ``use(_:)`` returned: each is the newest learned value again, so it stays
+    /// hidden for the next ``valueLimit`` values learned.
+    func release(_ values: [String]) {
+        guard !values.isEmpty else { return }
+        state.withLock { state in
+            for value in values {
+                guard let count = state.inUse[value] else { continue }
+                state.inUse[value] = count > 1 ? count - 1 : nil
+                if state.learned.contains(value) { state.add(value, pinned: false) }
+            }
         }
-        guard !queries.isEmpty, let url = request.url,
-            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems
-        else { return }
-        for item in items where queries.contains(item.name.lowercased()) {
-            if let value = item.value { declare(value: value, pinned: false) }
+    }
+
+    /// The value of each cookie in a `Cookie` header's `name=value; name=value`.
+    static func cookieValues(_ header: String) -> [String] {
+        header.split(separator: ";").compactMap { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            return pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
         }
     }
 
@@ -181,24 +247,5 @@ final class CredentialStore: Sendable {
         if let space = value.firstIndex(of: " ") {
             declare(value: String(value[value.index(after: space)...]), pinned: pinned)
         }
-    }
-}
-
-extension Data {
-    /// This data with every occurrence of `needle` replaced by `replacement`.
-    fileprivate func replacingOccurrences(of needle: Data, with replacement: Data) -> Data {
-        guard !needle.isEmpty, count >= needle.count else { return self }
-        var result = Data()
-        var searchStart = startIndex
-        var copied = startIndex
-        while let found = self[searchStart...].range(of: needle) {
-            result.append(self[copied..<found.lowerBound])
-            result.append(replacement)
-            copied = found.upperBound
-            searchStart = found.upperBound
-        }
-        guard copied != startIndex else { return self }
-        result.append(self[copied...])
-        return result
     }
 }

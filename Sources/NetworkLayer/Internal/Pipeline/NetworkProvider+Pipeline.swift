@@ -16,6 +16,8 @@ extension NetworkProvider {
     func observing<Value>(
         _ request: URLRequest, context: RequestContext, _ body: () async throws -> Value
     ) async throws -> Value {
+        // The values the attempts carried stay hidden until the last event about them is reported.
+        defer { context.credentialsInUse.end() }
         do {
             let value = try await body()
             report(request, context: context) { .finished($0) }
@@ -69,8 +71,8 @@ extension NetworkProvider {
     func exchange(
         _ request: URLRequest, context: RequestContext, transport: @escaping TransportCall
     ) async throws -> (Data, HTTPURLResponse) {
-        // Values the endpoint itself carries in declared credentials are hidden from the first log line on.
-        Credentials.learnValues(from: request)
+        // Values the endpoint itself carries in secret fields are hidden from the first log line on.
+        context.credentialsInUse.hold(request)
         var innermost = instrumented(transport, context: context)
         if let cache = context.cacheExchange {
             let network = innermost
@@ -100,8 +102,8 @@ extension NetworkProvider {
         _ transport: @escaping TransportCall, context: RequestContext
     ) -> NetworkMiddleware.Next {
         { [configuration] request in
-            // What the attempt carries in declared credentials is hidden wherever it is written later.
-            Credentials.learnValues(from: request)
+            // What the attempt carries in secret fields is hidden wherever it is written later.
+            context.credentialsInUse.hold(request)
             let log = context.metrics
             let metrics = log.begin(bytesSent: Int64(request.httpBody?.count ?? 0))
             if let onEvent = configuration.onEvent {

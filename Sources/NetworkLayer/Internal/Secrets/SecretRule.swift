@@ -1,0 +1,79 @@
+import Foundation
+
+/// The one rule for what is secret: every part of NetworkLayer that hides, leaves out, refuses or learns
+/// a credential asks it, for a header's name, a query item's name, a cookie's name, a path or a value
+/// (the redirect guard, a background session's refusal, the HTTP cache's partitions and stored headers,
+/// ``Redaction`` and so logs, errors, events and recordings, a recording's match key, cURL, the
+/// background journal, `StubSession.requests`, and the values learned from each attempt).
+enum SecretRule {
+    /// How surely a name is a secret's, weakest first.
+    enum Verdict: Int, Comparable {
+        /// Not a secret's name.
+        case notSecret
+        /// The name only contains a secret's word at the start of a longer one (`keyword`, `tokenizer`):
+        /// hidden wherever shown, kept as a hash of its value in a recording's match key.
+        case resemblesSecret
+        /// The name is a secret's by its words (`apiKey`, `access_token`, `PHPSESSID`, `X-Auth-Token`).
+        case namesSecret
+        /// The name was declared a credential's (``Credentials``).
+        case declared
+
+        /// Whether the name's value is hidden and learned.
+        var isSecret: Bool { self != .notSecret }
+
+        static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// What the rule says of a header field's name: declared, or containing any of
+    /// ``Redaction/sensitiveHeaderFragments`` (every `Cookie` and `Authorization` field).
+    static func verdict(headerName name: String) -> Verdict {
+        if Credentials.isDeclared(headerName: name) { return .declared }
+        let lowered = name.lowercased()
+        return Redaction.sensitiveHeaderFragments.contains(where: lowered.contains)
+            ? .namesSecret : .notSecret
+    }
+
+    /// What the rule says of a query item's name (or a form field's): declared; one of
+    /// ``Redaction/sensitiveQueryNames``, or a name where one of ``Redaction/sensitiveQueryFragments``
+    /// ends a word (`key`, `apiKey`, `access_key`, `X-Amz-Signature`, `session_id`, `PHPSESSID`); or one
+    /// where such a fragment only begins a longer word (`keyword`, `secretary`).
+    static func verdict(queryName name: String) -> Verdict {
+        if Credentials.isDeclared(queryName: name) { return .declared }
+        let lowered = name.lowercased()
+        if Redaction.sensitiveQueryNames.contains(lowered) { return .namesSecret }
+        guard Redaction.sensitiveQueryFragments.contains(where: lowered.contains) else { return .notSecret }
+        let original = Array(name.unicodeScalars)
+        let scalars = Array(lowered.unicodeScalars)
+        // A name whose case mapping changes its length (rare, non-ASCII) is judged by containment only.
+        guard original.count == scalars.count else { return .namesSecret }
+        for fragment in Redaction.sensitiveQueryFragments {
+            let needle = Array(fragment.unicodeScalars)
+            guard needle.count <= scalars.count else { continue }
+            for start in 0...(scalars.count - needle.count)
+            where Array(scalars[start..<start + needle.count]) == needle {
+                let end = start + needle.count
+                // The word ends with the fragment: the name's end, or anything but a lowercase letter next.
+                if end == scalars.count || !("a"..."z").contains(original[end]) { return .namesSecret }
+            }
+        }
+        return .resemblesSecret
+    }
+
+    /// What the rule says of a cookie's name: every cookie is a credential (a session, a sign-in), as the
+    /// HTTP cache has always counted them, so this is ``Verdict/namesSecret`` whatever the name.
+    static func verdict(cookieName name: String) -> Verdict {
+        .namesSecret
+    }
+
+    /// What the rule says of a field whose kind is unknown (a cURL form field, a `name=value` in free
+    /// text): the stronger of the header and query verdicts.
+    static func verdict(fieldName name: String) -> Verdict {
+        max(verdict(queryName: name), verdict(headerName: name))
+    }
+
+    /// Whether `text` (a path, a header's value, a query item's value) carries a declared or learned
+    /// value, in any of the forms one is searched for in.
+    static func carriesSecretValue(_ text: String) -> Bool {
+        CredentialStore.shared.isValueFound(in: text)
+    }
+}
