@@ -153,7 +153,8 @@ public struct MultipartFormData: Sendable {
     }
 
     /// Writes the encoded body to `url`, copying file parts in pieces, so a form of large files never
-    /// sits whole in memory. The file is readable by its owner only (mode 0600).
+    /// sits whole in memory. The file is readable by its owner only (mode 0600) from the moment it is
+    /// created; an entry already at `url` (a file, a link) is removed first.
     /// - Parameter url: The file to write (replaced if it exists).
     /// - Throws: ``NetworkError/file(_:)`` when a part cannot be read or the file written.
     public func write(to url: URL) throws {
@@ -163,14 +164,11 @@ public struct MultipartFormData: Sendable {
     /// ``write(to:)``, checking `isCancelled` before each piece: when it says so, the copy stops there
     /// and throws `CancellationError` (the caller removes the file).
     func write(to url: URL, stoppingWhen isCancelled: () -> Bool) throws {
-        guard
-            FileManager.default.createFile(
-                atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        else {
-            throw NetworkError.file(CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]))
-        }
+        // Created private, not made private after: a watcher of the shared temporary folder could open
+        // a file created with the umask's permissions before they were narrowed.
+        let descriptor = try FileCalls.createPrivate(url)
         do {
-            let output = try FileHandle(forWritingTo: url)
+            let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? output.close() }
             try encode { piece in
                 if isCancelled() { throw CancellationError() }

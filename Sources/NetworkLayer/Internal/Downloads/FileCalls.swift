@@ -32,6 +32,14 @@ enum FileCalls {
         return (descriptor, Identity(status))
     }
 
+    /// Creates the file at `url` for writing, readable and writable by its owner only from the moment
+    /// it exists (mode 0600, never widened by the umask): an entry already there (a file, a link) is
+    /// removed first, and one put there in between makes the call fail rather than write through it.
+    static func createPrivate(_ url: URL) throws -> Int32 {
+        _ = url.withUnsafeFileSystemRepresentation { path in path.map { unlink($0) } }
+        return try openDescriptor(url, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: 0o600)
+    }
+
     /// Opens the file at `url` again for appending after its first `length` bytes, dropping any bytes
     /// past them (a write that failed halfway), if it is still `identity`, a regular file with one link
     /// and at least `length` bytes.
@@ -162,10 +170,10 @@ enum FileCalls {
         }
     }
 
-    private static func openDescriptor(_ url: URL, _ flags: Int32) throws -> Int32 {
+    private static func openDescriptor(_ url: URL, _ flags: Int32, mode: mode_t = 0o666) throws -> Int32 {
         let (descriptor, code) = url.withUnsafeFileSystemRepresentation { path -> (Int32, Int32) in
             guard let path else { return (-1, ENOENT) }
-            let descriptor = open(path, flags, 0o666)
+            let descriptor = open(path, flags, mode)
             return (descriptor, errno)
         }
         guard descriptor >= 0 else { throw failure(code) }
