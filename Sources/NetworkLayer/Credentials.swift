@@ -10,19 +10,21 @@ import Foundation
 /// field and each token it adds; an ``EndpointGroup`` its `credentialQueryItems` and
 /// `credentialHeaders`; a provider the names in its configuration
 /// (``NetworkProvider/Configuration/credentialHeaders``, ``NetworkProvider/Configuration/credentialQueryItems``);
-/// and your code may call ``declare(headerNames:queryNames:)`` and ``declare(value:)``. Every attempt a
-/// provider sends teaches the store the values its declared fields carry.
+/// and your code may call ``declare(headerNames:queryNames:)`` and ``declare(value:)``.
 ///
-/// Everything that decides what is secret asks this store: the redirect guard (a declared header never
-/// follows a redirect to another origin), a background session's refusal, ``Redaction`` and so
-/// ``LoggingMiddleware``, error descriptions and ``RecordReplaySession`` (by name, and by value wherever the
-/// value appears: a body that echoes it, a `Link` header repeating the query, text in UTF-8, UTF-16 or a
-/// charset that keeps ASCII as it is, such as Latin-1 or EUC-KR). A
-/// name nobody declared still counts as secret when it looks like one (``Redaction``'s fragments): the
-/// fallback. Only a recording's match key tells the two apart: it leaves out a declared query item (and
-/// one named as a credential, `key`, `serviceKey`, `access_key`…), and keeps one whose name only begins
-/// with a secret's word as a hash of its value, so `?keyword=apple` and `?keyword=banana` are two
-/// recordings.
+/// One rule says what is secret, and everything that hides, leaves out, refuses or learns a credential
+/// asks it: the redirect guard (a secret header never follows a redirect to another origin), a background
+/// session's refusal, the HTTP cache, ``Redaction`` and so ``LoggingMiddleware``, error descriptions,
+/// events, cURL and ``RecordReplaySession``. A header, query item or form field is secret when its name
+/// was declared or looks like a credential's (``Redaction``'s fragments: the fallback for names nobody
+/// declared); every cookie is. Every attempt a provider sends teaches the store the values of every
+/// secret field it carries (the token after `Bearer`, each cookie's value, a URL's password), and a
+/// value the store holds is hidden wherever it appears: a body that echoes it, a `Link` header repeating
+/// the query, text in UTF-8, UTF-16 (with or without a byte-order mark) or a charset that keeps ASCII as
+/// it is, such as Latin-1 or EUC-KR. Only a recording's match key tells names apart: it leaves out a
+/// declared query item and one named as a credential (`key`, `serviceKey`, `access_key`, `PHPSESSID`…),
+/// and keeps one whose name only begins with a secret's word as a hash of its value, so
+/// `?keyword=apple` and `?keyword=banana` are two recordings.
 ///
 /// ```swift
 /// let exchange = EndpointGroup(
@@ -33,9 +35,13 @@ import Foundation
 /// The store is the process's: declarations are never removed (a name declared is a secret's name for
 /// good). It keeps the newest ``valueLimit`` declared values, and apart from them the newest
 /// ``valueLimit`` values learned from attempts and tokens, so values that change on every request never
-/// push a declared one out. A value shorter than ``shortestValue`` characters is hidden by its field's
-/// name only, since replacing it in free text would hide ordinary words and numbers. A value is searched
-/// for as sent, percent-encoded (hex in either case), form-encoded and with `/` escaped as JSON writes it.
+/// push a declared one out; a value a running request carries is not pushed out before the request
+/// ends (the learned values then exceed the limit by at most those of the requests running). A value
+/// shorter than ``shortestValue`` characters is hidden by its field's name only, since replacing it in
+/// free text would hide ordinary words and numbers. A value is searched for as sent, percent-encoded
+/// (hex in either case), form-encoded, with `/` escaped as JSON writes it, and as JSON writers escape
+/// it (`\"` and `\\`, and characters past ASCII kept or as `\u` with hex in either case), in one pass
+/// over the text's bytes whatever the number of values.
 public enum Credentials {
     /// The most values kept of each kind, declared and learned: the newest 64 (a refreshed token
     /// replaces an old one).

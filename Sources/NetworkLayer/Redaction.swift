@@ -209,11 +209,12 @@ public enum Redaction {
     }
 
     private static func isQueryNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar)
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
             || "_.~-".unicodeScalars.contains(scalar)
     }
 
     private static func isHeaderNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || scalar == "-"
     }
 }

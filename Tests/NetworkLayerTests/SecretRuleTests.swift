@@ -193,6 +193,18 @@ struct SecretRuleTests {
         #expect(Redaction.redact(text: "echo \(value)\(mark) end") == "echo REDACTED\(mark) end")
     }
 
+    @Test func aValueIsFoundAsJSONWritersEscapeIt() {
+        // Given a declared value with a quote, a backslash and Hangul
+        let store = CredentialStore()
+        store.declare(value: "pa\"ss\\word-비밀")
+        // When, Then each way a JSON writer may put it in a string is hidden
+        for form in [
+            "pa\\\"ss\\\\word-비밀", "pa\\\"ss\\\\word-\\ube44\\ubc00", "pa\\\"ss\\\\word-\\uBE44\\uBC00",
+        ] {
+            #expect(store.redactValues(in: "{\"echo\":\"\(form)\"}") == "{\"echo\":\"REDACTED\"}", "\(form)")
+        }
+    }
+
     // MARK: - Defect 14: session ids in a query
 
     @Test(arguments: ["PHPSESSID", "JSESSIONID", "ASPSESSIONID", "sessionid"])

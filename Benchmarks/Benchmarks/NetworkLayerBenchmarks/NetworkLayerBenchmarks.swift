@@ -196,6 +196,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Decode: raw JSONDecoder", configuration: overhead) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try decoder.decode(Movie.self, from: body)) }
     }
+    redactionBenchmarks()
 }
 
 /// Removes the previous iteration's file (when given) and flushes the disk before the clock starts, so

@@ -9,8 +9,8 @@ import Foundation
 /// Docs/NetworkLayer.md); NetworkLayer depends on neither.
 ///
 /// Its `description` is one redacted line: credential-like query values and headers hidden as in
-/// ``Redaction``. Path segments are shown as they are; an API that puts a secret in its path needs its
-/// own redaction.
+/// ``Redaction``. A path segment is shown unless it carries a declared or learned value: declare a token
+/// that travels in the path (`/bot<TOKEN>/getMe`) with ``Credentials/declare(value:)``.
 ///
 /// It grows: a minor version may add a case, so a `switch` over it ends with `@unknown default:`
 /// (Docs/Versioning.md, "How public errors grow").

@@ -108,26 +108,31 @@ final class CredentialStore: Sendable {
         return forms
     }
 
-    /// `value` as JSON writes it inside a string when that differs from the value: `"` and `\` escaped,
-    /// control characters and (as some encoders do) every non-ASCII character as `\u` with hex digits in
-    /// either case.
+    /// `value` as JSON writers put it inside a string, when that differs from the value: `"` and `\`
+    /// escaped, and other characters kept (JSONEncoder) or, past ASCII, written as `\u` with hex digits
+    /// in either case (JSONSerialization's ASCII mode, Python's `json.dumps`).
     static func jsonEscapedForms(of value: String) -> [String] {
+        var kept = ""
         var lower = ""
         var upper = ""
-        for unit in value.utf16 {
-            switch unit {
-            case 0x22: (lower, upper) = (lower + "\\\"", upper + "\\\"")
-            case 0x5C: (lower, upper) = (lower + "\\\\", upper + "\\\\")
-            case 0x20..<0x7F:
-                let character = String(UnicodeScalar(UInt8(unit)))
-                (lower, upper) = (lower + character, upper + character)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"", "\\":
+                let escaped = "\\" + String(scalar)
+                (kept, lower, upper) = (kept + escaped, lower + escaped, upper + escaped)
+            case _ where scalar.isASCII:
+                let character = String(scalar)
+                (kept, lower, upper) = (kept + character, lower + character, upper + character)
             default:
-                let hex = String(unit, radix: 16)
-                let padded = String(repeating: "0", count: 4 - hex.count) + hex
-                (lower, upper) = (lower + "\\u" + padded, upper + "\\u" + padded.uppercased())
+                kept += String(scalar)
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16)
+                    let padded = String(repeating: "0", count: 4 - hex.count) + hex
+                    (lower, upper) = (lower + "\\u" + padded, upper + "\\u" + padded.uppercased())
+                }
             }
         }
-        return Array(Set([lower, upper]).subtracting([value]))
+        return Array(Set([kept, lower, upper]).subtracting([value]))
     }
 
     /// RFC 3986's unreserved characters: ASCII letters and digits, `-`, `.`, `_` and `~`.

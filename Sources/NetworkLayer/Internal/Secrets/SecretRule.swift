@@ -29,8 +29,7 @@ enum SecretRule {
     static func verdict(headerName name: String) -> Verdict {
         if Credentials.isDeclared(headerName: name) { return .declared }
         let lowered = name.lowercased()
-        return Redaction.sensitiveHeaderFragments.contains(where: lowered.contains)
-            ? .namesSecret : .notSecret
+        return contains(lowered, anyOf: headerFragments) ? .namesSecret : .notSecret
     }
 
     /// What the rule says of a query item's name (or a form field's): declared; one of
@@ -41,7 +40,7 @@ enum SecretRule {
         if Credentials.isDeclared(queryName: name) { return .declared }
         let lowered = name.lowercased()
         if Redaction.sensitiveQueryNames.contains(lowered) { return .namesSecret }
-        guard Redaction.sensitiveQueryFragments.contains(where: lowered.contains) else { return .notSecret }
+        guard contains(lowered, anyOf: queryFragments) else { return .notSecret }
         let original = Array(name.unicodeScalars)
         let scalars = Array(lowered.unicodeScalars)
         // A name whose case mapping changes its length (rare, non-ASCII) is judged by containment only.
@@ -57,6 +56,23 @@ enum SecretRule {
             }
         }
         return .resemblesSecret
+    }
+
+    private static let headerFragments = Redaction.sensitiveHeaderFragments.map { Array($0.utf8) }
+    private static let queryFragments = Redaction.sensitiveQueryFragments.map { Array($0.utf8) }
+
+    /// Whether `text` contains any of `fragments`, compared as UTF-8 bytes: no bridging, no allocation
+    /// (this runs for every `name=` and `Name:` in a body being redacted).
+    private static func contains(_ text: String, anyOf fragments: [[UInt8]]) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            fragments.contains { fragment in
+                guard fragment.count <= bytes.count else { return false }
+                return (0...(bytes.count - fragment.count)).contains { start in
+                    fragment.indices.allSatisfy { bytes[start + $0] == fragment[$0] }
+                }
+            }
+        }
     }
 
     /// What the rule says of a cookie's name: every cookie is a credential (a session, a sign-in), as the
