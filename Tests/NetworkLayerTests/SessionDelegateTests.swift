@@ -205,6 +205,26 @@ struct SessionDelegateTests {
         #expect(home.headers["x-api-key"] == "S3NT1NEL-KEY")
     }
 
+    @Test func aSessionHeaderDeclaredAfterTheProviderWasMadeStaysOnItsOrigin() async throws {
+        // Given a session configuration header with a name nobody has declared yet, on a provider that
+        // has sent a request
+        let name = "X-Late-\(UUID().uuidString.prefix(8))"
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = [name: "LATE-SECRET-VALUE"]
+        let provider = NetworkProvider(session: URLSession(configuration: configuration))
+        let port = try #require(server.baseURL.port)
+        _ = try await provider.send(group.get("echo", as: Echo.self))
+        // When the name is declared a credential's afterwards, and a request is redirected elsewhere
+        Credentials.declare(headerNames: [name])
+        let elsewhere = try await provider.send(
+            group.get("redirect-to", query: ["url": "http://localhost:\(port)/echo"], as: Echo.self))
+        let home = try await provider.send(group.get("echo", as: Echo.self))
+        // Then the rule as it stands at the redirect keeps it home
+        #expect(elsewhere.path == "/echo")
+        #expect(elsewhere.headers[name.lowercased()] == nil)
+        #expect(home.headers[name.lowercased()] == "LATE-SECRET-VALUE")
+    }
+
     @Test func aCredentialHeaderOfTheSessionStaysOnItsOriginForADownloadToo() async throws {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpAdditionalHeaders = ["X-Api-Key": "S3NT1NEL-KEY"]

@@ -27,8 +27,11 @@ final class TransferSession: Sendable {
     let session: URLSession
     /// Routes the session's events.
     let delegate: TransferDelegate
-    /// The configuration's credential headers, set on each request that does not set its own.
-    let credentialHeaders: [String: String]
+    /// The configuration's header fields, set on each request that does not set its own (every one for
+    /// a session that is not a background session, so the redirect guard judges each by the rule as it
+    /// stands at the redirect, a name declared after the session was made included; none for a
+    /// background session, which adds its own and may serve other providers).
+    let requestHeaders: [String: String]
     /// A background session's tasks that finish with no caller waiting; `nil` for any other session.
     let background: BackgroundTasks?
 
@@ -60,9 +63,16 @@ final class TransferSession: Sendable {
         let (kept, credentials) = Self.split(configuration.httpAdditionalHeaders)
         // Added to requests after the pipeline has seen them: their values are declared here instead.
         for value in credentials.values { Credentials.declareHeaderValue(value) }
-        configuration.httpAdditionalHeaders = kept
-        // A background session may serve other providers later: each adds its own credentials.
-        credentialHeaders = background == nil ? credentials : [:]
+        if background == nil {
+            // Every header moves onto each request, where the redirect guard sees it: URLSession re-adds
+            // its configuration's headers after a redirect, whatever the guard removed.
+            requestHeaders = kept.reduce(into: credentials) { $0["\($1.key)"] = "\($1.value)" }
+            configuration.httpAdditionalHeaders = nil
+        } else {
+            // A background session may serve other providers later: each adds its own credentials.
+            requestHeaders = [:]
+            configuration.httpAdditionalHeaders = kept
+        }
         self.background = background
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -152,13 +162,13 @@ final class TransferSession: Sendable {
         return (kept, credentials)
     }
 
-    /// `request` with the configuration's credential headers it does not set itself. A background
+    /// `request` with the configuration's headers it does not set itself. A background
     /// session's requests get their provider's instead (``NetworkProvider/backgroundRequest(_:endpoint:)``):
     /// its session may be another provider's.
     private func withCredentials(_ request: URLRequest) -> URLRequest {
         guard !isBackground else { return request }
         var request = request
-        for (name, value) in credentialHeaders where request.value(forHTTPHeaderField: name) == nil {
+        for (name, value) in requestHeaders where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }
         return request

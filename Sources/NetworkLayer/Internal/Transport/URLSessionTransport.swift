@@ -39,10 +39,10 @@ final class URLSessionTransport: Transport {
         self.made = Locked(made)
         self.policy = policy
         let sessionConfiguration = base.configuration
-        // A session the provider made has moved its credential headers out of its configuration (it sets
-        // them on each request itself): they are read from it.
+        // A session the provider made has moved its configuration's headers onto each request (it sets
+        // them itself): they are read from it too.
         var headers = (sessionConfiguration.httpAdditionalHeaders ?? [:]).map { ("\($0.key)", "\($0.value)") }
-        headers += (made?.credentialHeaders ?? [:]).map { ($0.key, $0.value) }
+        headers += (made?.requestHeaders ?? [:]).map { ($0.key, $0.value) }
         sessionHeaders = headers.sorted { $0.0.lowercased() < $1.0.lowercased() }
         cookies =
             sessionConfiguration.httpShouldSetCookies
