@@ -99,7 +99,7 @@ struct CacheKey: Sendable, Hashable {
             let field = request.value(forHTTPHeaderField: name) ?? ""
             let secret =
                 !field.isEmpty
-                && (Redaction.isSensitive(headerName: name) || Credentials.redactValues(in: field) != field)
+                && (Redaction.isSensitive(headerName: name) || SecretRule.carriesSecretValue(field))
             values[name] = secret ? "sha256:" + SHA256.hex(field.utf8) : field
         }
         return values

@@ -46,7 +46,7 @@ extension CachedHTTPResponse {
             guard !Self.unstoredFields.contains(name.lowercased()), !Redaction.isSensitive(headerName: name)
             else { continue }
             // A declared or learned credential echoed back (an `ETag` that is the key): not stored at all.
-            guard Credentials.redactValues(in: value) == value else { return nil }
+            guard !SecretRule.carriesSecretValue(value) else { return nil }
             headers[name] = Self.withoutCredentials(value, in: name)
         }
         let fields = CachedHTTPResponse(
@@ -88,7 +88,7 @@ extension CachedHTTPResponse {
             else { continue }
             for old in headers.keys where Self.sameFieldName(old, name) { headers[old] = nil }
             let value = "\(value)"
-            if Credentials.redactValues(in: value) != value { carriesCredential = true }
+            if SecretRule.carriesSecretValue(value) { carriesCredential = true }
             headers[name] = Self.withoutCredentials(value, in: name)
         }
         // A 304 without a Date (or an Age) says nothing of the stored ones, which describe the first
@@ -130,6 +130,6 @@ extension CachedHTTPResponse {
 
     /// Whether a field's value holds a declared or learned credential value.
     static func carriesCredentialValue(_ headers: [String: String]) -> Bool {
-        headers.values.contains { Credentials.redactValues(in: $0) != $0 }
+        headers.values.contains { SecretRule.carriesSecretValue($0) }
     }
 }

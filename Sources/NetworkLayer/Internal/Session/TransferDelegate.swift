@@ -164,7 +164,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownlo
                 return false
             }
         }
-        if Credentials.redactValues(in: url.absoluteString) != url.absoluteString { return false }
+        if SecretRule.carriesSecretValue(url.absoluteString) { return false }
         if request.httpShouldHandleCookies, let held = cookies?.cookies(for: url), !held.isEmpty {
             return false
         }
