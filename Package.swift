@@ -48,10 +48,17 @@ let package = Package(
         .testTarget(name: "BindingTests", dependencies: ["Binding", "TestSupport"]),
         .testTarget(name: "CacheKitTests", dependencies: ["CacheKit", "TestSupport"]),
         .testTarget(name: "DIKitTests", dependencies: ["DIKit", "DIKitTesting", "TestSupport"]),
+        // A process the NetworkLayer tests start and kill (debug builds only: it reaches internals).
+        .executableTarget(
+            name: "NetworkLayerTestProcess", dependencies: ["NetworkLayer"],
+            path: "Tests/NetworkLayerTestProcess"),
         .testTarget(
-            name: "NetworkLayerTests", dependencies: ["NetworkLayer", "TestSupport"], exclude: ["Fixtures"]),
+            name: "NetworkLayerTests",
+            dependencies: ["NetworkLayer", "NetworkLayerTestProcess", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
-            name: "BoxOfficeTests", dependencies: ["BoxOffice", "Binding", "DIKit", "NetworkLayer", "TestSupport"]),
+            name: "BoxOfficeTests",
+            dependencies: ["BoxOffice", "Binding", "DIKit", "NetworkLayer", "TestSupport"]),
         .testTarget(
             name: "BoxOfficeCLITests",
             dependencies: ["BoxOfficeCLI", "BoxOfficeTerminal", "BoxOffice", "TestSupport"],

@@ -30,6 +30,14 @@ final class DownloadTaskFile: Sendable {
         var isDiscarded = false
         /// The file staged beside the destination at once (``partURL``), by device and inode, and its size.
         var staged: (identity: FileCalls.Identity, size: Int64)?
+        /// The journal entry the staged file is written under until it is placed or refused.
+        var journaled: String?
+    }
+
+    /// Where a background download's staged file is journaled until its caller places or refuses it.
+    struct Ledger: Sendable {
+        let background: BackgroundTasks
+        let endpoint: String
     }
 
     /// A hidden file beside the destination, unique to this download, moved into place at the end.
@@ -37,12 +45,17 @@ final class DownloadTaskFile: Sendable {
     private let destination: URL
     /// Whether a file handed over is staged beside the destination at once, on the delegate's queue.
     private let stagesAtOnce: Bool
+    private let ledger: Ledger?
     private let state = Locked(State())
 
-    init(destination: URL, stagesAtOnce: Bool = false) {
+    /// - Parameters:
+    ///   - stagesAtOnce: Whether a file handed over is staged beside the destination at once.
+    ///   - ledger: Where a staged file is journaled until placed or refused (a background session's).
+    init(destination: URL, stagesAtOnce: Bool = false, ledger: Ledger? = nil) {
         partURL = FileCalls.partURL(beside: destination)
         self.destination = destination
         self.stagesAtOnce = stagesAtOnce
+        self.ledger = ledger
     }
 
     /// The strong validator of the answer the resume data continues, if any.
@@ -117,7 +130,10 @@ final class DownloadTaskFile: Sendable {
     }
 
     /// Keeps a finished task's file: renamed in its own folder, which URLSession leaves alone.
-    func adopt(_ location: URL) throws {
+    /// - Parameters:
+    ///   - head: The answer the file is the body of, journaled with a file staged at once.
+    ///   - journalName: The task's journal entry name (``BackgroundJournal/name(of:)``).
+    func adopt(_ location: URL, head: HTTPURLResponse? = nil, journalName: String? = nil) throws {
         removeKept()
         let renamed = location.deletingLastPathComponent().appendingPathComponent(
             ".networklayer-\(UUID().uuidString).download")
@@ -146,12 +162,12 @@ final class DownloadTaskFile: Sendable {
             FileCalls.remove(renamed, ifStill: identity)
             return
         }
-        if stagesAtOnce { try stage() }
+        if stagesAtOnce { try stage(head: head, journalName: journalName) }
     }
 
     /// Moves the kept file beside the destination (copied when that is on another volume): the staged
     /// file a later ``move(to:)`` puts in place.
-    private func stage() throws {
+    private func stage(head: HTTPURLResponse? = nil, journalName: String? = nil) throws {
         let kept = state.withLock { state in
             defer { state.kept = nil }
             return state.kept
@@ -174,14 +190,35 @@ final class DownloadTaskFile: Sendable {
         let keeps = state.withLock { state in
             guard !state.isDiscarded else { return false }
             state.staged = (identity, size)
+            if ledger != nil, head != nil { state.journaled = journalName }
             return true
         }
-        if !keeps { FileCalls.remove(partURL, ifStill: identity) }
+        guard keeps else {
+            FileCalls.remove(partURL, ifStill: identity)
+            return
+        }
+        // Journaled before the session's events are done: a process killed before its caller places
+        // the file leaves it to the next launch, not hidden for good.
+        if let ledger, let head, let journalName {
+            ledger.background.staged(
+                name: journalName, endpoint: ledger.endpoint, destination: destination, part: partURL,
+                identity: identity, size: size, head: head)
+        }
+    }
+
+    /// The staged file is placed or refused: its journal entry goes.
+    private func endJournal() {
+        let name = state.withLock { state in
+            defer { state.journaled = nil }
+            return state.journaled
+        }
+        if let name { ledger?.background.stagingEnded(name) }
     }
 
     /// Puts the staged file (staging the kept one first) in the destination's place in one step,
     /// replacing what is there. Returns its size.
     func move(to destination: URL) throws -> Int64 {
+        defer { endJournal() }
         if state.withLock({ $0.staged == nil }) { try stage() }
         let staged = state.withLock { state in
             defer { state.staged = nil }
@@ -191,7 +228,7 @@ final class DownloadTaskFile: Sendable {
             throw NetworkError.file(POSIXError(.ENOENT))
         }
         do {
-            try FileCalls.replace(destination, with: partURL)
+            try BackgroundTasks.whileKeptAwake { try FileCalls.replace(destination, with: partURL) }
         } catch {
             FileCalls.remove(partURL, ifStill: staged.identity)
             throw error as? NetworkError ?? NetworkError.file(error)
@@ -208,6 +245,7 @@ final class DownloadTaskFile: Sendable {
         }
         if let staged { FileCalls.remove(partURL, ifStill: staged.identity) }
         removeKept()
+        endJournal()
     }
 
     /// Removes the kept file, if it is still the one a task handed over.

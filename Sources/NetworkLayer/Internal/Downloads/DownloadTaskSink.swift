@@ -53,9 +53,12 @@ final class DownloadTaskSink: TransferSink, Sendable {
     }
 
     /// The task finished its file at `location`: kept for an accepted answer, read for a refused one.
-    func finished(at location: URL) throws {
+    /// - Parameters:
+    ///   - head: The answer the file is the body of.
+    ///   - journalName: The task's journal entry name, for a file staged at once.
+    func finished(at location: URL, head: HTTPURLResponse? = nil, journalName: String? = nil) throws {
         guard refusedBody != nil else {
-            try file.adopt(location)
+            try file.adopt(location, head: head, journalName: journalName)
             return
         }
         defer { try? FileManager.default.removeItem(at: location) }

@@ -61,9 +61,12 @@ struct BackgroundJournal: Sendable {
     }
 
     /// Writes `transfer` as the entry `name` (best effort: a journal that cannot be written leaves the
-    /// report as it was without one).
-    func write(_ transfer: BackgroundTransfer, name: String) {
-        guard let data = try? JSONEncoder().encode(Entry(transfer)) else { return }
+    /// report as it was without one); `staged` when its file waits, staged beside its destination, for a
+    /// caller to place it.
+    func write(_ transfer: BackgroundTransfer, name: String, staged: StagedPart? = nil) {
+        var entry = Entry(transfer)
+        entry.staged = staged
+        guard let data = try? JSONEncoder().encode(entry) else { return }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try? data.write(to: folder.appendingPathComponent(name + ".json"), options: .atomic)
     }
@@ -74,8 +77,8 @@ struct BackgroundJournal: Sendable {
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(name + ".reported"))
     }
 
-    /// The transfer the entry `name` holds, when there is one that can be read.
-    func entry(_ name: String) -> BackgroundTransfer? {
+    /// The transfer the entry `name` holds, when there is one that can be read, and its staged file.
+    func entry(_ name: String) -> (transfer: BackgroundTransfer, staged: StagedPart?)? {
         read(folder.appendingPathComponent(name + ".json"))
     }
 
@@ -113,28 +116,28 @@ struct BackgroundJournal: Sendable {
 
     /// The transfers still owed, oldest name first, each with the entry name to remove once reported;
     /// entries that cannot be read are removed.
-    func pending() -> [(name: String, transfer: BackgroundTransfer)] {
+    func pending() -> [(name: String, transfer: BackgroundTransfer, staged: StagedPart?)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().prefix(Self.entryLimit).compactMap { file in
             let url = folder.appendingPathComponent(file)
             let name = String(file.dropLast(".json".count))
-            guard let transfer = read(url) else {
+            guard let (transfer, staged) = read(url) else {
                 try? FileManager.default.removeItem(at: url)
                 return nil
             }
-            return (name, transfer)
+            return (name, transfer, staged)
         }
     }
 
     /// The transfer an entry file holds: a regular file of at most ``entrySizeLimit`` bytes that decodes.
-    private func read(_ url: URL) -> BackgroundTransfer? {
+    private func read(_ url: URL) -> (transfer: BackgroundTransfer, staged: StagedPart?)? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
             attributes[.type] as? FileAttributeType == .typeRegular,
             let size = (attributes[.size] as? NSNumber)?.intValue, size <= Self.entrySizeLimit,
             let data = try? Data(contentsOf: url), data.count <= Self.entrySizeLimit,
-            let entry = try? JSONDecoder().decode(Entry.self, from: data)
+            let entry = try? JSONDecoder().decode(Entry.self, from: data), let transfer = entry.transfer
         else { return nil }
-        return entry.transfer
+        return (transfer, entry.staged)
     }
 }
 
@@ -148,6 +151,8 @@ extension BackgroundJournal {
         var url: String?
         var headers: [String: String]
         var failure: Failure?
+        /// The file staged beside the destination for a caller that was still waiting.
+        var staged: StagedPart?
 
         init(_ transfer: BackgroundTransfer) {
             endpoint = Redaction.redact(text: transfer.endpoint)
@@ -183,6 +188,18 @@ extension BackgroundJournal {
                 endpoint: endpoint, kind: kind, response: response, body: Data(),
                 error: failure.map { $0.error(response: response) })
         }
+    }
+
+    /// A downloaded file staged beside its destination (``DownloadTaskFile``) for a caller that was still
+    /// waiting: placed at the next launch if that caller's process was killed before it could.
+    struct StagedPart: Codable, Equatable, Sendable {
+        /// The staged file's name, in the destination's folder.
+        var name: String
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        /// The launch that staged it (``BackgroundTasks/launch``): its own caller may still place it.
+        var launch: String
     }
 
     /// A failure's kind and code: what a report at the next launch can say without keeping anything

@@ -31,13 +31,20 @@ final class BackgroundTasks: Sendable {
     private let orphans = Locked<[Int: Orphan]>([:])
     private let events = Locked(Events())
     private let report: Locked<@Sendable (BackgroundTransfer) -> Void>
-    private let handlerQueue: DispatchQueue
+    let handlerQueue: DispatchQueue
     /// The session's delegate queue, where a handler that comes after the events waits for any that
     /// are still queued.
     private let delegateQueue = Locked<OperationQueue?>(nil)
 
     /// Where orphaned tasks' reports wait until they are made (``BackgroundJournal``); none by default.
-    private let journal: BackgroundJournal?
+    let journal: BackgroundJournal?
+    /// Files staged for callers still waiting, and the system's handlers held until they are placed.
+    let staging = Locked(Staging())
+    /// Runs a closure after a delay: how long the system's handler is held at most
+    /// (``handlerHoldLimit``). Tests pass their own.
+    let after: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+    /// This launch, told apart from earlier ones in the journal's staged entries.
+    static let launch = UUID().uuidString
 
     /// - Parameters:
     ///   - identifier: The session's identifier.
@@ -45,14 +52,19 @@ final class BackgroundTasks: Sendable {
     ///   - handlerQueue: Where the system's events handler is called: the main queue, as UIKit asks.
     ///   - journal: Where reports wait until they are made, so a process killed before one reports it
     ///     at the next launch; none by default.
+    ///   - after: Runs a closure after a delay; `DispatchQueue.global().asyncAfter` by default.
     init(
         identifier: String, report: @escaping @Sendable (BackgroundTransfer) -> Void,
-        handlerQueue: DispatchQueue = .main, journal: BackgroundJournal? = nil
+        handlerQueue: DispatchQueue = .main, journal: BackgroundJournal? = nil,
+        after: @escaping @Sendable (Duration, @escaping @Sendable () -> Void) -> Void = { delay, work in
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.timeInterval, execute: work)
+        }
     ) {
         self.identifier = identifier
         self.report = Locked(report)
         self.handlerQueue = handlerQueue
         self.journal = journal
+        self.after = after
     }
 
     /// The session's delegate queue, once the session exists: the reports a process killed before making
@@ -63,12 +75,13 @@ final class BackgroundTasks: Sendable {
     }
 
     /// Reports each transfer the journal still owes, then marks it reported: the system may yet deliver
-    /// its task's end, which is then not reported again.
+    /// its task's end, which is then not reported again. A file an earlier launch staged for a caller
+    /// that never placed it (its process was killed) is placed or removed first.
     private func reportJournaled() {
         guard let journal else { return }
         journal.removeReportedMarks(olderThan: 7 * 86_400)
-        for (name, transfer) in journal.pending() {
-            report.withLock { $0 }(transfer)
+        for (name, transfer, staged) in journal.pending() where staged?.launch != Self.launch {
+            report.withLock { $0 }(staged.map { settle(transfer, staged: $0) } ?? transfer)
             journal.markReported(name)
         }
     }
@@ -160,8 +173,8 @@ final class BackgroundTasks: Sendable {
         // A task whose file an earlier process put in place (and journaled) before it was killed: its
         // end is the journal's outcome, reported now, or already at this launch.
         if known == nil, let journal {
-            if let owed = journal.entry(name) {
-                report.withLock { $0 }(owed)
+            if let (owed, staged) = journal.entry(name) {
+                report.withLock { $0 }(staged.map { settle(owed, staged: $0) } ?? owed)
                 journal.remove(name)
                 return
             }
@@ -248,13 +261,20 @@ final class BackgroundTasks: Sendable {
     /// How many handlers wait for the session's events (for tests).
     var waitingHandlers: Int { events.withLock { $0.handlers.count } }
 
-    /// URLSession delivered every event the system held for the session: every handler kept is called.
+    /// URLSession delivered every event the system held for the session: every handler kept is called,
+    /// once the files staged for callers still waiting are placed or refused, or after
+    /// ``handlerHoldLimit`` at the latest (``hold(_:)``).
     func eventsFinished() {
         let handlers = events.withLock { events -> [@Sendable () -> Void] in
             defer { events.handlers = [] }
             events.finishedWithoutHandler = events.handlers.isEmpty
             return events.handlers
         }
+        hold(handlers)
+    }
+
+    /// Calls `handlers` on the handler queue.
+    func call(_ handlers: [@Sendable () -> Void]) {
         for handler in handlers { handlerQueue.async(execute: handler) }
     }
 }

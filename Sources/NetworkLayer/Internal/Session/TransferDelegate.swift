@@ -115,7 +115,9 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownlo
             }
             return
         }
-        handler.finished(at: location, response: downloadTask.response)
+        handler.finished(
+            at: location, response: downloadTask.response,
+            journalName: BackgroundJournal.name(of: downloadTask))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -24,13 +24,14 @@ extension TransferHandler {
 
     /// The task finished its file at `location`, which URLSession deletes once this returns: the sink
     /// keeps or reads it now.
-    func finished(at location: URL, response: URLResponse?) {
+    /// `journalName` is the task's journal entry name (``BackgroundJournal/name(of:)``).
+    func finished(at location: URL, response: URLResponse?, journalName: String? = nil) {
         guard let response, deliverHeadOnce(response), let sink = sink as? DownloadTaskSink else {
             try? FileManager.default.removeItem(at: location)
             return
         }
         do {
-            try sink.finished(at: location)
+            try sink.finished(at: location, head: response as? HTTPURLResponse, journalName: journalName)
         } catch {
             fail(error)
         }

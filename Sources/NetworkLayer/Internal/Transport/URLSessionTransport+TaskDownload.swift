@@ -36,7 +36,11 @@ final class TaskDownload: DownloadStrategy {
                 atPath: destination.deletingLastPathComponent().path, isDirectory: &isFolder),
             isFolder.boolValue
         else { throw NetworkError.file(POSIXError(.ENOENT)) }
-        file = DownloadTaskFile(destination: destination, stagesAtOnce: transfers.isBackground)
+        file = DownloadTaskFile(
+            destination: destination, stagesAtOnce: transfers.isBackground,
+            ledger: transfers.background.map {
+                DownloadTaskFile.Ledger(background: $0, endpoint: rules.endpoint)
+            })
         self.destination = destination
         self.transfers = transfers
         self.rules = rules
