@@ -66,6 +66,17 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         /// for ranges itself (to resume), so it is refused before any request. `send(_:)` returns a range's
         /// bytes.
         case rangeInDownload(endpoint: String)
+        /// The provider was made in an app extension with a background configuration that names no
+        /// `sharedContainerIdentifier`: the system invalidates such a session as it is made, and its first
+        /// task raises an exception no Swift code can catch. No session was made; every transfer is
+        /// refused with this. Set the configuration's `sharedContainerIdentifier` to an app group the app
+        /// and the extension share.
+        case backgroundSessionWithoutSharedContainer(identifier: String)
+        /// The provider's session was invalidated (by the system, as when another process uses its
+        /// background identifier, `backgroundSessionInUseByAnotherProcess`, or by the provider's own
+        /// teardown): no task is made on it, since URLSession raises an exception for a task of an
+        /// invalidated session. `reason` is the session's error, when it gave one.
+        case sessionInvalidated(endpoint: String, reason: String?)
     }
 
     /// An answer with an unacceptable status.
@@ -127,6 +138,13 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             return "Invalid request: the body of \(endpoint) could not be encoded: \(underlying)"
         case .invalidRequest(.backgroundSession(let endpoint)):
             return "Invalid request: \(endpoint) cannot be sent through a background URLSession."
+        case .invalidRequest(.backgroundSessionWithoutSharedContainer(let identifier)):
+            return
+                "Invalid request: the background session \(identifier) was made in an app extension without "
+                + "a sharedContainerIdentifier, which the system invalidates; set it to an app group."
+        case .invalidRequest(.sessionInvalidated(let endpoint, let reason)):
+            return "Invalid request: the session for \(endpoint) was invalidated"
+                + (reason.map { " (\($0))" } ?? "") + "; make a new provider."
         case .invalidRequest(.rangeInDownload(let endpoint)):
             return
                 "Invalid request: \(endpoint) sets its own Range header, which a download (a whole file) does not "

@@ -97,6 +97,23 @@ extension NetworkProvider {
         // Declared before the session is made: its configuration's declared headers move onto requests.
         Credentials.declare(
             headerNames: configuration.credentialHeaders, queryNames: configuration.credentialQueryItems)
+        // In an app extension, the system invalidates a background session without a shared container
+        // as it is made, and its first task raises an exception: no such session is made, and every
+        // transfer is refused with a typed error instead.
+        if let background, seams.isAppExtension, !seams.hasSharedContainer(sessionConfiguration) {
+            let refusal = NetworkError.invalidRequest(
+                .backgroundSessionWithoutSharedContainer(identifier: background.identifier))
+            let placeholder = URLSession(configuration: .ephemeral)
+            self.init(
+                session: placeholder, middlewares: middlewares, configuration: configuration, seams: seams
+            ) {
+                calls in
+                URLSessionTransport(
+                    base: placeholder, configuration: configuration, seams: seams, calls: calls, made: nil,
+                    policy: nil, refusal: refusal)
+            }
+            return
+        }
         let copy = sessionConfiguration.copy() as? URLSessionConfiguration ?? sessionConfiguration
         // With an HTTPCache, URLCache (Apple platforms) would keep every body a second time.
         if configuration.httpCache != nil { copy.urlCache = nil }

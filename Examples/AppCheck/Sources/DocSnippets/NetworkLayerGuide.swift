@@ -136,6 +136,16 @@ final class NetworkLayerGuideBackground {  //-
         return downloads  //-
     }  //-
 
+    nonisolated static func makeWidgetConfiguration() -> URLSessionConfiguration? {  //-
+        #if canImport(FoundationNetworking)  //-
+            return nil  //- Linux has no background configuration, and sharedContainerIdentifier is read-only
+        #else  //-
+        let configuration = URLSessionConfiguration.background(withIdentifier: "com.example.app.widget.downloads")
+        configuration.sharedContainerIdentifier = "group.com.example.app"
+        return configuration  //-
+        #endif  //-
+    }  //-
+
     func download(trailer: Endpoint<Data>, to trailerURL: URL) async throws {  //-
         let file = try await downloads.download(trailer, to: trailerURL)
         _ = file  //-

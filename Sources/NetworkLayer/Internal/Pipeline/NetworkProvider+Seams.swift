@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 extension NetworkProvider {
     /// What tests change inside a provider, apart from its public ``Configuration``: given to its
     /// internal initializer, never set by an app.
@@ -14,5 +18,13 @@ extension NetworkProvider {
         var deadlines = DeadlineTimer.shared
         /// Writes one chunk of a download to its file (tests inject a failing one); `write(2)` by default.
         var downloadWrites: (@Sendable (Data, Int32) -> NetworkError?)?
+        /// Whether the process is an app extension (its bundle ends in `.appex`), where a background
+        /// configuration needs a shared container.
+        var isAppExtension = Bundle.main.bundlePath.hasSuffix(".appex")
+        /// Whether a configuration names a shared container (tests set it: on Linux the property cannot
+        /// be set).
+        var hasSharedContainer: @Sendable (URLSessionConfiguration) -> Bool = {
+            $0.sharedContainerIdentifier != nil
+        }
     }
 }

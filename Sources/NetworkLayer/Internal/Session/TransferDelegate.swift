@@ -10,6 +10,10 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownlo
     private let challenges: ChallengeForwarder
     /// Where a background session's tasks without a handler (from before a relaunch) report.
     private let background: BackgroundTasks?
+    /// Whether the session was invalidated, and the error it gave (`nil` inside when it gave none).
+    let invalidation = Locked<String??>(nil)
+    /// Called once the session is invalidated.
+    let onInvalidation = Locked<(@Sendable () -> Void)?>(nil)
 
     init(
         forwardingChallengesTo delegate: (any URLSessionDelegate)?, on queue: OperationQueue,
@@ -45,6 +49,13 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, URLSessionDownlo
         #else
             challenges.forward(challenge, session: session, task: task, answer: completionHandler)
         #endif
+    }
+
+    /// The session can make no more tasks: a transfer asked for now is refused with a typed error
+    /// instead of a task URLSession would raise an exception for.
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        invalidation.withLock { $0 = .some(error.map { Redaction.redact(text: "\($0)") }) }
+        onInvalidation.withLock { $0 }?()
     }
 
     func register(_ handler: TransferHandler, for task: URLSessionTask) {

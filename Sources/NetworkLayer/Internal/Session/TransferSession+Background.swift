@@ -25,8 +25,24 @@ extension TransferSession {
             sessions[background.identifier] = made
             return (made, true)
         }
+        // A session the system invalidates is forgotten: a provider made again makes a new one.
+        if isNew {
+            let identifier = background.identifier
+            session.delegate.onInvalidation.withLock { action in
+                action = { [weak session] in
+                    backgroundSessions.withLock { sessions in
+                        if let session, sessions[identifier] === session { sessions[identifier] = nil }
+                    }
+                }
+            }
+        }
         if !isNew { session.background?.reportTo(background.currentReport) }
         return session
+    }
+
+    /// Whether the process has a background session for `identifier` (for tests).
+    static func hasBackgroundSession(_ identifier: String) -> Bool {
+        backgroundSessions.withLock { $0[identifier] != nil }
     }
 
     /// Hands `handler` the running download task of this background session that a task of an earlier

@@ -26,12 +26,16 @@ final class URLSessionTransport: Transport {
     private let sessionHeaders: [(name: String, value: String)]
     /// Where the session's cookies are, when it sends them.
     private let cookies: CookieJar?
+    /// What every transfer is refused with, when the provider could make no session (a background
+    /// configuration in an app extension without a shared container).
+    private let refusal: NetworkError?
 
     // swift-format-ignore: FunctionParameterCount
     init(
         base: URLSession, configuration: NetworkProvider.Configuration, seams: NetworkProvider.Seams,
-        calls: WholeBodyCalls, made: TransferSession?, policy: BackgroundPolicy?
+        calls: WholeBodyCalls, made: TransferSession?, policy: BackgroundPolicy?, refusal: NetworkError? = nil
     ) {
+        self.refusal = refusal
         self.base = base
         self.configuration = configuration
         self.seams = seams
@@ -85,12 +89,16 @@ final class URLSessionTransport: Transport {
     /// - Throws: ``NetworkError/InvalidRequest/backgroundSession(endpoint:)`` for a background session
     ///   given to the provider.
     func transfers(endpoint name: String) throws(NetworkError) -> TransferSession {
+        if let refusal { throw refusal }
         let session = made.withLock { session -> TransferSession? in
             if let session { return session }
             session = TransferSession(like: base, keepsNoURLCache: configuration.httpCache != nil)
             return session
         }
         guard let session else { throw .invalidRequest(.backgroundSession(endpoint: name)) }
+        if let reason = session.delegate.invalidation.withLock({ $0 }) {
+            throw .invalidRequest(.sessionInvalidated(endpoint: name, reason: reason))
+        }
         return session
     }
 
