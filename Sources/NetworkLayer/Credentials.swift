@@ -17,14 +17,18 @@ import Foundation
 /// session's refusal, the HTTP cache, ``Redaction`` and so ``LoggingMiddleware``, error descriptions,
 /// events, cURL and ``RecordReplaySession``. A header, query item or form field is secret when its name
 /// was declared or looks like a credential's (``Redaction``'s fragments: the fallback for names nobody
-/// declared); every cookie is. Every attempt a provider sends teaches the store the values of every
-/// secret field it carries (the token after `Bearer`, each cookie's value, a URL's password), and a
-/// value the store holds is hidden wherever it appears: a body that echoes it, a `Link` header repeating
-/// the query, text in UTF-8, UTF-16 (with or without a byte-order mark) or a charset that keeps ASCII as
-/// it is, such as Latin-1 or EUC-KR. Only a recording's match key tells names apart: it leaves out a
-/// declared query item and one named as a credential (`key`, `serviceKey`, `access_key`, `PHPSESSID`…),
-/// and keeps one whose name only begins with a secret's word as a hash of its value, so
-/// `?keyword=apple` and `?keyword=banana` are two recordings.
+/// declared); every cookie is, where a `Cookie` field is shown. Every attempt a provider sends, as its
+/// session sends it (the configuration's headers and stored cookies included), teaches the store the
+/// value of every header and query item declared or named as a credential's (`apiKey`, `X-Api-Key`,
+/// not `keyword`), of each cookie named like a session's (`sid`, `PHPSESSID`), the token after `Bearer`
+/// and a URL's password; a form or JSON body's fields are hidden by name where a body is shown (cURL),
+/// not learned. A value the store holds is hidden wherever it appears: a body that echoes it, a `Link`
+/// header repeating the query, text in UTF-8, UTF-16 (with or without a byte-order mark) or a charset
+/// that keeps ASCII as it is (an ASCII value in Latin-1 or EUC-KR text). Only a recording's match key
+/// tells names apart: it leaves out a declared query item and one named as a credential (`key`,
+/// `serviceKey`, `access_key`, `PHPSESSID`…), and keeps one whose name only begins with a secret's word
+/// as a hash of its value, so `?keyword=apple` and `?keyword=banana` are two recordings; it hides
+/// declared values only, never learned ones, so a key does not depend on what earlier requests taught.
 ///
 /// ```swift
 /// let exchange = EndpointGroup(
@@ -41,7 +45,8 @@ import Foundation
 /// free text would hide ordinary words and numbers. A value is searched for as sent, percent-encoded
 /// (hex in either case), form-encoded, with `/` escaped as JSON writes it, and as JSON writers escape
 /// it (`\"` and `\\`, and characters past ASCII kept or as `\u` with hex in either case), in one pass
-/// over the text's bytes whatever the number of values.
+/// over the text's bytes (values that share their first 8 bytes are compared one by one where that
+/// prefix occurs).
 public enum Credentials {
     /// The most values kept of each kind, declared and learned: the newest 64 (a refreshed token
     /// replaces an old one).

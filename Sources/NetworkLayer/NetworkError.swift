@@ -89,6 +89,15 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         public let body: Data
         /// The URL that answered.
         public let url: URL?
+        /// The body's first 200 characters with every secret hidden, made when the failure is, while the
+        /// request's values are still in use: what ``NetworkError/description`` shows, however late it
+        /// is read.
+        let excerpt: String
+
+        init(statusCode: Int, headers: [String: String], body: Data, url: URL?) {
+            (self.statusCode, self.headers, self.body, self.url) = (statusCode, headers, body, url)
+            excerpt = BodyText.excerpt(of: body)
+        }
 
         /// Decodes the error payload the API sent in the body.
         /// ```swift
@@ -155,7 +164,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .transport(let error):
             return "Network failure (URLError \(error.code.rawValue)): \(error.localizedDescription)"
         case .unacceptableStatus(let failure):
-            let excerpt = BodyText.excerpt(of: failure.body)
+            let excerpt = failure.excerpt
             return
                 "HTTP \(failure.statusCode) from \(failure.url.map { Redaction.redact($0) } ?? "the server")"
                 + (excerpt.isEmpty ? "." : ": \(excerpt)")

@@ -23,3 +23,13 @@ extension NetworkProvider: CustomReflectable {
             displayStyle: .class)
     }
 }
+
+/// What `dump` and a debugger's `po` show of an error: its one-line, redacted description. The stored
+/// values (a status failure's URL with its `?apiKey=`, its `Set-Cookie` header, its body) stay available
+/// to code, and out of logs that dump errors.
+extension NetworkError: CustomReflectable {
+    /// The error's ``description``, as its only child.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .enum)
+    }
+}

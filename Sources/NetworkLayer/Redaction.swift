@@ -68,7 +68,9 @@ public enum Redaction {
         }
         // A fragment can carry a token too (OAuth's implicit flow: `#access_token=…`).
         if let fragment = components.percentEncodedFragment {
-            components.percentEncodedFragment = redact(text: fragment)
+            // By name only: replacing a value here could leave a `%` without its two digits, which the
+            // setter traps on; values are hidden in the whole text afterwards.
+            components.percentEncodedFragment = redactByName(text: fragment)
         }
         return components.string ?? redact(text: url.absoluteString)
     }

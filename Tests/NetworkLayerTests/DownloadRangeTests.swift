@@ -52,8 +52,13 @@ struct DownloadRangeTests {
             try await NetworkProvider(session: session).download(
                 Endpoint<Data>(baseURL: exampleURL, path: "logs/today"), to: destination)
         })
-        // Then the download fails, as on a URLSession, and no file is left as if it were whole
-        #expect(thrown != nil)
+        // Then the download fails as an unusable answer, as on a URLSession, and no file is left as if
+        // it were whole
+        guard case .transport(let failure)? = thrown as? NetworkError else {
+            Issue.record("expected a transport failure, got \(String(describing: thrown))")
+            return
+        }
+        #expect(failure.code == .cannotParseResponse)
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(session.requests.first?.headers["Range"] == nil)
     }
@@ -80,9 +85,18 @@ struct DownloadRangeTests {
             "short-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: destination) }
         // When the file is downloaded
-        let file = try? await NetworkProvider(session: session).download(
-            Endpoint<Data>(baseURL: exampleURL, path: "logs/today"), to: destination)
-        // Then no file of fewer than 1,000 bytes is reported as the whole file
-        #expect(file == nil || file?.byteCount == 1000)
+        let thrown = await error {
+            try await NetworkProvider(session: session).download(
+                Endpoint<Data>(baseURL: exampleURL, path: "logs/today"), to: destination)
+        }
+        // Then each short answer is a dropped connection, resumed until the resumes run out, and no file
+        // of fewer than 1,000 bytes is placed as the whole file
+        guard case .transport(let failure)? = thrown as? NetworkError else {
+            Issue.record("expected a dropped connection, got \(String(describing: thrown))")
+            return
+        }
+        #expect(failure.code == .networkConnectionLost)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(session.requests.count > 1)
     }
 }

@@ -77,6 +77,20 @@ struct SecretMatrixTests {
     func server(echoing secret: String, sent: Recorder<URLRequest>) -> StubSession {
         StubSession { request in
             sent.append(request)
+            if request.url?.path.hasSuffix("plain") == true {
+                return (
+                    Data("{}".utf8),
+                    try StubSession.makeResponse(
+                        for: request, status: 200, headers: ["Cache-Control": "max-age=60"])
+                )
+            }
+            if request.url?.path.hasSuffix("echo") == true {
+                return (
+                    Data("{\"yours\":\"\(secret)\"}".utf8),
+                    try StubSession.makeResponse(
+                        for: request, status: 200, headers: ["Cache-Control": "max-age=60"])
+                )
+            }
             if request.url?.path.hasSuffix("fail") == true {
                 let link = "<https://api.example.com/v1/next?apiKey=\(secret)>; rel=\"next\""
                 return (
@@ -108,6 +122,8 @@ struct SecretMatrixTests {
         configuration.httpCache = HTTPCache(store: FileStore(folder: cacheFolder))
         let (failing, middlewares) = endpoint(kind, "fail", secret)
         let (cacheable, _) = endpoint(kind, "ok", secret)
+        let (plain, _) = endpoint(kind, "plain", secret)
+        let (echoing, _) = endpoint(kind, "echo", secret)
         let provider = NetworkProvider(
             session: session,
             middlewares: middlewares + [LoggingMiddleware(logsHeaders: true) { logs.append($0) }],
@@ -120,6 +136,8 @@ struct SecretMatrixTests {
         // When both requests are sent, recorded, journaled, rendered and dumped
         let thrown = try #require(await error { try await provider.send(failing) })
         _ = try await provider.send(cacheable)
+        _ = try await provider.send(plain)
+        _ = try await provider.send(echoing)
         _ = await error { try await recorder.send(failing) }
         _ = try await recorder.send(cacheable)
         let journal = BackgroundJournal(folder: folder.url.appendingPathComponent("journal"))
@@ -155,6 +173,7 @@ struct SecretMatrixTests {
         cells += try files(in: cacheFolder, named: "HTTP cache file")
         #expect(try !FileManager.default.contentsOfDirectory(atPath: recordings.path).isEmpty)
         #expect(try !FileManager.default.contentsOfDirectory(atPath: journal.folder.path).isEmpty)
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).isEmpty)
         for cell in cells {
             #expect(!holds(cell.bytes, secret), "\(kind): the \(cell.name) holds the secret")
         }

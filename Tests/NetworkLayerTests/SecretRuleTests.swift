@@ -86,9 +86,9 @@ struct SecretRuleTests {
             endpoint.headers["X-Api-Key"] = key
         }
         let upstream = StubSession.status(401, body: Data("unknown key \(key)".utf8))
-        // When it is sent directly and recorded
-        let thrown = await error { try await NetworkProvider(session: upstream).send(endpoint) }
+        // When it is recorded, and sent directly
         let recorded = try await record(endpoint, upstream: upstream)
+        let thrown = await error { try await NetworkProvider(session: upstream).send(endpoint) }
         // Then neither the error's description nor the recording holds it
         let description = String(describing: try #require(thrown))
         #expect(description.contains("unknown key REDACTED"))
@@ -214,6 +214,151 @@ struct SecretRuleTests {
         // When, Then it is hidden in the URL shown and left out of a recording's match key
         #expect(Redaction.redact(url) == "https://shop.example/cart?\(name)=REDACTED&page=2")
         #expect(RecordReplaySession.matchingKey(for: URLRequest(url: url)) == "GET /cart?page=2")
+    }
+
+    // MARK: - Review: what the rule's fixes touch
+
+    @Test func aRecordedDownloadWhoseSecretWasHiddenReplaysAsAWholeFile() async throws {
+        // Given a download recorded from a server whose body echoes a declared key, with its length
+        let key = Self.secret()
+        let group = EndpointGroup(
+            baseURL: exampleURL, credentialQueryItems: [URLQueryItem(name: "key", value: key)])
+        let body = Data("report for \(key): all good".utf8)
+        let folder = try TemporaryFolder.create("replay-length")
+        let upstream = StubSession.status(200, body: body, headers: ["Content-Length": "\(body.count)"])
+        let destination = folder.url.appendingPathComponent("report.txt")
+        _ = try await NetworkProvider(
+            session: RecordReplaySession(directory: folder.url, mode: .record(upstream: upstream))
+        ).download(group.get("report", as: Data.self), to: destination)
+        try FileManager.default.removeItem(at: destination)
+        // When it is replayed
+        _ = try await NetworkProvider(session: RecordReplaySession(directory: folder.url, mode: .replay))
+            .download(group.get("report", as: Data.self), to: destination)
+        // Then the file is the recorded body, its key hidden
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "report for REDACTED: all good")
+    }
+
+    @Test func learnedValuesShrinkBackToTheLimitOnceTheRequestsCarryingThemEnd() {
+        // Given a store of its own and more requests at once than it keeps learned values, each carrying
+        // a token of its own
+        let store = CredentialStore()
+        let requests = (0..<(Credentials.valueLimit + 40)).map { _ in
+            var request = URLRequest(url: exampleURL)
+            request.setValue(Self.secret(), forHTTPHeaderField: "X-Request-Token")
+            return request
+        }
+        let uses = requests.map { store.use($0) }
+        #expect(store.learnedCount == Credentials.valueLimit + 40)
+        // When they all end
+        for use in uses { store.release(use) }
+        // Then the store keeps the limit again
+        #expect(store.learnedCount == Credentials.valueLimit)
+    }
+
+    @Test func aSearchTermWhoseNameOnlyResemblesASecretsIsNotLearnedAndKeepsRecordingsApart() async throws {
+        // Given two searches sent through a provider, with a name that only begins with a secret's word
+        let folder = try TemporaryFolder.create("keyword")
+        let provider = NetworkProvider(
+            session: RecordReplaySession(directory: folder.url, mode: .record(upstream: .status(200))))
+        for term in ["pineapple", "blueberry"] {
+            _ = try await provider.send(
+                Endpoint<Data>(
+                    baseURL: exampleURL, path: "search", queryItems: [.init(name: "keyword", value: term)]))
+        }
+        // When, Then each is a recording of its own, and neither term is hidden in text
+        #expect(folder.fileNames.count == 2)
+        #expect(Redaction.redact(text: "we found pineapple") == "we found pineapple")
+    }
+
+    @Test func aCookieFromTheSessionsStorageIsLearnedAndHiddenWhenEchoed() async throws {
+        // Given a session cookie in the provider's own session's storage, which a server echoes
+        let server = try await TestServer.shared.value
+        let value = Self.secret()
+        let configuration = URLSessionConfiguration.ephemeral
+        let storage = try #require(configuration.httpCookieStorage)
+        let host = try #require(server.baseURL.host)
+        let cookie = try #require(
+            HTTPCookie(properties: [.name: "sid", .value: value, .domain: host, .path: "/"]))
+        storage.setCookie(cookie)
+        let provider = NetworkProvider(sessionConfiguration: configuration)
+        // When a request goes through it
+        _ = try await provider.send(EndpointGroup(baseURL: server.baseURL).get("json", as: Data.self))
+        // Then the cookie's value is hidden wherever it appears, bare
+        #expect(Redaction.redact(text: "echo \(value)") == "echo REDACTED")
+    }
+
+    @Test func anErrorReadLongAfterItsRequestStillHidesTheValuesThatRequestCarried() async throws {
+        // Given a request whose token a 401 echoes, failed and kept
+        let token = Self.secret()
+        var endpoint = Endpoint<Data>(baseURL: exampleURL, path: "me")
+        endpoint.headers["X-Request-Token"] = token
+        let thrown = try #require(
+            await error {
+                try await NetworkProvider(session: .status(401, body: Data("token \(token) expired".utf8)))
+                    .send(endpoint)
+            })
+        // When more requests than the store keeps learned values run afterwards, each with its own token
+        let elsewhere = NetworkProvider(session: .status(200))
+        for _ in 0...Credentials.valueLimit {
+            var other = Endpoint<Data>(baseURL: exampleURL, path: "other")
+            other.headers["X-Request-Token"] = Self.secret()
+            _ = try await elsewhere.send(other)
+        }
+        // Then the kept error's description still hides the token
+        #expect(!String(describing: thrown).contains(token))
+    }
+
+    @Test func aBackgroundTasksNoteKeepsNoDeclaredPathToken() throws {
+        // Given a bot token declared and travelling in the path, as a background upload's endpoint name
+        let token = Self.secret()
+        Credentials.declare(value: token)
+        // When the note the task carries across launches is made
+        let note = BackgroundTasks.Note(endpoint: "POST bot\(token)/sendDocument", destination: nil)
+        // Then the note, read by a later process that has declared nothing, does not hold it
+        let encoded = try #require(note.encoded)
+        #expect(!encoded.contains(token))
+        #expect(BackgroundTasks.Note(decoding: encoded)?.endpoint == "POST botREDACTED/sendDocument")
+    }
+
+    @Test func twoValuesThatOverlapAreHiddenAsOneWithNoTailShowing() {
+        // Given two declared values, the second starting inside the first
+        let store = CredentialStore()
+        store.declare(value: "tok_12345678")
+        store.declare(value: "12345678abcdefgh")
+        // When, Then the text that holds both, overlapping, shows neither's tail
+        #expect(store.redactValues(in: "[tok_12345678abcdefgh]") == "[REDACTED]")
+    }
+
+    @Test func valuesThatComeAndGoNeverFillTheMatchersFilter() {
+        // Given a matcher through which 5,000 values pass, one at a time
+        var matcher = SecretMatcher(forms: ["a-value-kept-always"])
+        for index in 0..<5_000 {
+            let forms = ["\(UUID().uuidString)-passing-\(index)"]
+            matcher.insert(forms: forms)
+            matcher.remove(forms: forms)
+        }
+        // Then its filter holds about the bits of what it keeps, and it still finds that
+        #expect(matcher.filterPopulation < 64)
+        #expect(matcher.isFound(in: "… a-value-kept-always …"))
+    }
+
+    @Test func dumpingAnErrorShowsItsRedactedDescriptionOnly() async throws {
+        // Given an HTTP error whose URL carries a key and whose answer sets a cookie
+        let key = Self.secret()
+        let thrown = try #require(
+            await error {
+                try await NetworkProvider(
+                    session: .status(500, headers: ["Set-Cookie": "sid=\(key)"])
+                ).send(
+                    Endpoint<Data>(
+                        baseURL: exampleURL, path: "a", queryItems: [.init(name: "apiKey", value: key)]))
+            })
+        // When it is dumped
+        var dumped = ""
+        dump(thrown, to: &dumped)
+        // Then the key is in neither the dump nor the description
+        #expect(!dumped.contains(key))
+        #expect(dumped.contains("HTTP 500"))
     }
 
     // MARK: - Defect 12: dump(provider)

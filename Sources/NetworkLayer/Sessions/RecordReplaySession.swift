@@ -97,9 +97,15 @@ public final class RecordReplaySession: NetworkSessionType {
             throw RecordReplayError.unreadableRecording(
                 file: file.path, reason: "bodyBase64 is not valid base64")
         }
+        // A body whose secrets were hidden is shorter than the length recorded with it: the length
+        // replayed is the body's own, or a download would take it for a dropped connection.
+        var headers = exchange.headers
+        for name in headers.keys where name.caseInsensitiveCompare("Content-Length") == .orderedSame {
+            headers[name] = String(body.count)
+        }
         return (
             body,
-            try StubSession.makeResponse(for: request, status: exchange.status, headers: exchange.headers)
+            try StubSession.makeResponse(for: request, status: exchange.status, headers: headers)
         )
     }
 
@@ -134,7 +140,7 @@ public final class RecordReplaySession: NetworkSessionType {
         else { return method }
         let query = (components.percentEncodedQueryItems ?? [])
             .filter { item in
-                !namesACredential(item.name) && !SecretRule.carriesSecretValue(item.value ?? "")
+                !namesACredential(item.name) && !SecretRule.carriesDeclaredValue(item.value ?? "")
             }
             .map { item in
                 let value = item.value ?? ""
@@ -142,7 +148,7 @@ public final class RecordReplaySession: NetworkSessionType {
                     + (Redaction.isSensitive(queryName: item.name) ? "#" + shortHash(value) : value)
             }
             .sorted().joined(separator: "&")
-        let path = Credentials.redactValues(in: components.percentEncodedPath)
+        let path = CredentialStore.shared.redactDeclaredValues(in: components.percentEncodedPath)
         return "\(method) \(path)" + (query.isEmpty ? "" : "?\(query)")
     }
 

@@ -30,7 +30,8 @@ extension CachedHTTPResponse {
     /// The answer to store for `http` and `body`, the response to `request`; `nil` when RFC 9111 or this
     /// cache's limits say not to store it: a status no cache may store without being told, `no-store`,
     /// `Vary: *` or a `Vary` of more than ``mostVaryNames`` names, more than ``mostHeaderBytes`` of
-    /// header fields, a field whose value carries a declared or learned credential value.
+    /// header fields, a field whose value or a body that carries a declared or learned credential
+    /// value (an answer echoing the key is never written to the store).
     init?(
         storing http: HTTPURLResponse, body: Data, for request: URLRequest, requestDate: Date,
         responseDate: Date
@@ -49,6 +50,7 @@ extension CachedHTTPResponse {
             guard !SecretRule.carriesSecretValue(value) else { return nil }
             headers[name] = Self.withoutCredentials(value, in: name)
         }
+        guard !SecretRule.carriesSecretValue(body) else { return nil }
         let fields = CachedHTTPResponse(
             statusCode: http.statusCode, headers: headers, body: Data(), requestDate: requestDate,
             responseDate: responseDate)

@@ -28,13 +28,43 @@ final class CredentialStore: Sendable {
         /// Every form of every value kept, found in one pass: changed only when a value comes or goes,
         /// not when one seen again moves to the newest end.
         var matcher = SecretMatcher(forms: [])
+        /// The forms of the declared values only: what a recording's match key hides, so that a key
+        /// never depends on what earlier requests taught the store.
+        var declaredMatcher = SecretMatcher(forms: [])
+
+        /// Drops the oldest learned values no running request carries until at most ``valueLimit`` are
+        /// kept: while more are in use, the list exceeds the limit by at most the values of the requests
+        /// running, and shrinks back as they end.
+        mutating func trimLearned() {
+            var index = 0
+            while learned.count > CredentialStore.valueLimit, index < learned.count {
+                if inUse[learned[index]] == nil {
+                    forget(learned.remove(at: index))
+                } else {
+                    index += 1
+                }
+            }
+        }
+
+        /// Stops searching for `value` unless it is still kept, as declared or learned.
+        mutating func forget(_ value: String) {
+            guard !pinned.contains(value), !learned.contains(value),
+                let forms = formsByValue.removeValue(forKey: value)
+            else { return }
+            matcher.remove(forms: forms)
+        }
 
         mutating func add(_ value: String, pinned isPinned: Bool) {
             var evicted: String?
             if isPinned {
                 guard !pinned.contains(value) else { return }
                 pinned.append(value)
-                if pinned.count > CredentialStore.valueLimit { evicted = pinned.removeFirst() }
+                declaredMatcher.insert(forms: formsByValue[value] ?? CredentialStore.forms(of: value))
+                if pinned.count > CredentialStore.valueLimit {
+                    let oldest = pinned.removeFirst()
+                    declaredMatcher.remove(forms: formsByValue[oldest] ?? CredentialStore.forms(of: oldest))
+                    evicted = oldest
+                }
             } else {
                 if let index = learned.firstIndex(of: value) {
                     // Seen again: now the newest, searched for as before.
@@ -43,19 +73,11 @@ final class CredentialStore: Sendable {
                     return
                 }
                 learned.append(value)
-                // The oldest value no running request carries goes; while every one is in use, the list
-                // grows past the limit by at most the values of the requests running.
-                if learned.count > CredentialStore.valueLimit,
-                    let index = learned.firstIndex(where: { inUse[$0] == nil })
-                {
-                    evicted = learned.remove(at: index)
-                }
+                trimLearned()
             }
-            if let evicted, !pinned.contains(evicted), !learned.contains(evicted),
-                let forms = formsByValue.removeValue(forKey: evicted)
-            {
-                matcher.remove(forms: forms)
-            }
+            if let evicted { forget(evicted) }
+            // A value learned while every other one is in use may itself be the one dropped.
+            guard pinned.contains(value) || learned.contains(value) else { return }
             if formsByValue[value] == nil {
                 let forms = CredentialStore.forms(of: value)
                 formsByValue[value] = forms
@@ -190,17 +212,33 @@ final class CredentialStore: Sendable {
         state.withLock { $0.matcher }.isFound(in: text)
     }
 
-    /// Learns the value of every field of `request` the rule calls secret (``SecretRule``: a header, a
-    /// query item, each cookie, a password in the URL) and marks each in use until ``release(_:)``: what a
-    /// provider does before each attempt. A value in use is never pushed out by newer ones.
+    /// Whether `data` carries a declared or learned value in any form and encoding.
+    func isValueFound(in data: Data) -> Bool {
+        state.withLock { $0.matcher }.isFound(in: data)
+    }
+
+    /// `text` with every declared value (not a learned one) replaced: what a recording's match key
+    /// shows, the same whatever earlier requests taught the store.
+    func redactDeclaredValues(in text: String) -> String {
+        state.withLock { $0.declaredMatcher }.redact(text)
+    }
+
+    /// The number of learned values kept (for tests).
+    var learnedCount: Int { state.withLock { $0.learned.count } }
+
+    /// Learns the value of every field of `request` the rule names as a secret's (``SecretRule``: a
+    /// declared or credential-named header or query item, a cookie named like a session's, a password in
+    /// the URL) and marks each in use until ``release(_:)``: what a provider does before each attempt. A
+    /// value in use is never pushed out by newer ones.
     /// - Returns: The values learned, to release when the request ends.
     @discardableResult
     func use(_ request: URLRequest) -> [String] {
         var values: [String] = []
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             if name.caseInsensitiveCompare("Cookie") == .orderedSame {
-                values += Self.cookieValues(value)
-            } else if SecretRule.verdict(headerName: name).isSecret {
+                values += Self.cookies(value).filter { SecretRule.verdict(cookieName: $0.name).isLearned }
+                    .map(\.value)
+            } else if SecretRule.verdict(headerName: name).isLearned {
                 values.append(value)
                 // The token after an authentication scheme (`Bearer abc…`: `abc…` too).
                 if let space = value.firstIndex(of: " ") {
@@ -209,7 +247,7 @@ final class CredentialStore: Sendable {
             }
         }
         if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            for item in components.queryItems ?? [] where SecretRule.verdict(queryName: item.name).isSecret {
+            for item in components.queryItems ?? [] where SecretRule.verdict(queryName: item.name).isLearned {
                 if let value = item.value { values.append(value) }
             }
             if let password = components.password { values.append(password) }
@@ -235,14 +273,18 @@ final class CredentialStore: Sendable {
                 state.inUse[value] = count > 1 ? count - 1 : nil
                 if state.learned.contains(value) { state.add(value, pinned: false) }
             }
+            state.trimLearned()
         }
     }
 
-    /// The value of each cookie in a `Cookie` header's `name=value; name=value`.
-    static func cookieValues(_ header: String) -> [String] {
+    /// Each cookie's name and value in a `Cookie` header's `name=value; name=value`.
+    static func cookies(_ header: String) -> [(name: String, value: String)] {
         header.split(separator: ";").compactMap { pair in
             guard let equals = pair.firstIndex(of: "=") else { return nil }
-            return pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            return (
+                pair[..<equals].trimmingCharacters(in: .whitespaces),
+                pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            )
         }
     }
 

@@ -101,9 +101,10 @@ extension NetworkProvider {
     private func instrumented(
         _ transport: @escaping TransportCall, context: RequestContext
     ) -> NetworkMiddleware.Next {
-        { [configuration] request in
-            // What the attempt carries in secret fields is hidden wherever it is written later.
-            context.credentialsInUse.hold(request)
+        { [configuration, session = self.transport] request in
+            // What the attempt carries in secret fields, as the session sends it (its configuration's
+            // headers and stored cookies included), is hidden wherever it is written later.
+            context.credentialsInUse.hold(session.asSent(request))
             let log = context.metrics
             let metrics = log.begin(bytesSent: Int64(request.httpBody?.count ?? 0))
             if let onEvent = configuration.onEvent {

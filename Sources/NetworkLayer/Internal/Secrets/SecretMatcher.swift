@@ -6,14 +6,19 @@ import Foundation
 /// Each form is searched for as UTF-8 (which ASCII, Latin-1 and EUC-KR text share for a key's
 /// characters) and as UTF-16 in both byte orders. Every needle is at least 8 bytes long (a value has at
 /// least ``CredentialStore/shortestValue`` characters), so each position of the bytes is tested by its
-/// next 8 bytes: a bit in a 64 Kib filter first, a table lookup only when the bit is set. Matching bytes,
-/// not characters, finds a value followed by a combining mark (U+0301, U+FE0F, U+200D) too; in UTF-8
-/// text a match always starts and ends on a scalar's boundary, so the text stays valid.
+/// next 8 bytes: a bit in a 64 Kib filter first, a table lookup only when the bit is set. Values that
+/// share their first 8 bytes (tokens of one issuer) are compared one by one where that prefix occurs.
+/// Matching bytes, not characters, finds a value followed by a combining mark (U+0301, U+FE0F, U+200D)
+/// too; a UTF-8 needle in UTF-8 text starts and ends on a scalar's boundary, and a placeholder is ASCII,
+/// so the text stays valid.
 struct SecretMatcher: Sendable {
     /// Bytes to find, and what replaces them: the placeholder in the needle's own encoding.
     struct Needle: Sendable {
         let bytes: [UInt8]
         let replacement: [UInt8]
+        /// A UTF-16 needle is only looked for at even offsets: UTF-16 text one byte off reads as the
+        /// other byte order, and a match there would split every character after it.
+        let isUTF16: Bool
     }
 
     /// How many leading bytes index a needle.
@@ -22,9 +27,15 @@ struct SecretMatcher: Sendable {
 
     /// Needles by their first 8 bytes, longest first.
     private var needlesByPrefix: [UInt64: [Needle]] = [:]
-    /// One bit per hash of a prefix: set for every needle's; a removed needle's bit stays set (a lookup
-    /// that finds nothing is the only cost).
+    /// One bit per hash of a prefix: set for every needle's; a removed needle's bit stays set until the
+    /// filter is rebuilt (a lookup that finds nothing is the only cost meanwhile).
     private var filter = [UInt64](repeating: 0, count: Self.filterBits / 64)
+    /// Needles removed since the filter was last rebuilt: past the number kept, it is rebuilt from the
+    /// needles kept, so values that come and go (a token per request) never fill it.
+    private var removedSinceRebuild = 0
+
+    /// How many of the filter's bits are set (for tests).
+    var filterPopulation: Int { filter.reduce(0) { $0 + $1.nonzeroBitCount } }
 
     /// Whether there is nothing to find.
     var isEmpty: Bool { needlesByPrefix.isEmpty }
@@ -38,10 +49,10 @@ struct SecretMatcher: Sendable {
     /// bytes is ignored.
     mutating func insert(forms: some Sequence<String>) {
         for form in forms {
-            for (bytes, replacement) in Self.encodings(of: form) {
+            for (bytes, replacement, isUTF16) in Self.encodings(of: form) {
                 let prefix = Self.word(bytes)
                 var needles = needlesByPrefix[prefix, default: []]
-                needles.append(Needle(bytes: bytes, replacement: replacement))
+                needles.append(Needle(bytes: bytes, replacement: replacement, isUTF16: isUTF16))
                 needlesByPrefix[prefix] = needles.sorted { $0.bytes.count > $1.bytes.count }
                 let bit = Self.filterIndex(prefix)
                 filter[bit >> 6] |= 1 << UInt64(bit & 63)
@@ -52,27 +63,37 @@ struct SecretMatcher: Sendable {
     /// Stops searching for `forms` (once each: a form inserted twice is still searched for once).
     mutating func remove(forms: some Sequence<String>) {
         for form in forms {
-            for (bytes, _) in Self.encodings(of: form) {
+            for (bytes, _, _) in Self.encodings(of: form) {
                 let prefix = Self.word(bytes)
                 guard var needles = needlesByPrefix[prefix],
                     let index = needles.firstIndex(where: { $0.bytes == bytes })
                 else { continue }
                 needles.remove(at: index)
                 needlesByPrefix[prefix] = needles.isEmpty ? nil : needles
+                removedSinceRebuild += 1
             }
+        }
+        if removedSinceRebuild > needlesByPrefix.count {
+            filter = [UInt64](repeating: 0, count: Self.filterBits / 64)
+            for prefix in needlesByPrefix.keys {
+                let bit = Self.filterIndex(prefix)
+                filter[bit >> 6] |= 1 << UInt64(bit & 63)
+            }
+            removedSinceRebuild = 0
         }
     }
 
     /// `form` and the placeholder in UTF-8, UTF-16 little-endian and big-endian, when at least 8 bytes.
-    private static func encodings(of form: String) -> [(bytes: [UInt8], replacement: [UInt8])] {
+    private static func encodings(of form: String) -> [(bytes: [UInt8], replacement: [UInt8], isUTF16: Bool)]
+    {
         let encoders: [(String) -> [UInt8]] = [
             { Array($0.utf8) },
             { $0.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] } },
             { $0.utf16.flatMap { [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] } },
         ]
-        return encoders.compactMap { encode in
+        return encoders.enumerated().compactMap { index, encode in
             let bytes = encode(form)
-            return bytes.count >= prefixLength ? (bytes, encode(Redaction.placeholder)) : nil
+            return bytes.count >= prefixLength ? (bytes, encode(Redaction.placeholder), index > 0) : nil
         }
     }
 
@@ -96,6 +117,12 @@ struct SecretMatcher: Sendable {
         redact(text) != text
     }
 
+    /// Whether any needle is in `data`.
+    func isFound(in data: Data) -> Bool {
+        guard !isEmpty, data.count >= Self.prefixLength else { return false }
+        return data.withUnsafeBytes { replacing(in: $0) } != nil
+    }
+
     /// The bytes with every needle replaced, leftmost first and the longest at a position; `nil` when
     /// there is none.
     private func replacing(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
@@ -108,7 +135,7 @@ struct SecretMatcher: Sendable {
             let prefix = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             let bit = Self.filterIndex(prefix)
             guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let needles = needlesByPrefix[prefix],
-                let needle = needles.first(where: { Self.matches($0.bytes, in: bytes, at: index) })
+                let needle = needles.first(where: { Self.matches($0, in: bytes, at: index) })
             else {
                 index += 1
                 continue
@@ -119,7 +146,7 @@ struct SecretMatcher: Sendable {
             }
             output.append(contentsOf: bytes[copied..<index])
             output.append(contentsOf: needle.replacement)
-            index += needle.bytes.count
+            index = end(ofMatchAt: index, length: needle.bytes.count, in: bytes)
             copied = index
         }
         guard found else { return nil }
@@ -127,9 +154,30 @@ struct SecretMatcher: Sendable {
         return output
     }
 
-    private static func matches(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, at index: Int) -> Bool {
-        guard needle.count <= bytes.count - index, let base = bytes.baseAddress else { return false }
-        return needle.withUnsafeBytes { needle in
+    /// Where a match of `length` bytes at `start` ends once every needle that starts inside it and ends
+    /// past it is joined to it: two values that overlap (`tok_12345678` and `12345678abcdefgh`) are
+    /// hidden as one, so no tail of the second shows after the first's placeholder.
+    private func end(ofMatchAt start: Int, length: Int, in bytes: UnsafeRawBufferPointer) -> Int {
+        var end = start + length
+        var position = start + 1
+        while position < end, position <= bytes.count - Self.prefixLength {
+            let prefix = bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            let bit = Self.filterIndex(prefix)
+            if filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let needles = needlesByPrefix[prefix],
+                let needle = needles.first(where: { Self.matches($0, in: bytes, at: position) })
+            {
+                end = max(end, position + needle.bytes.count)
+            }
+            position += 1
+        }
+        return end
+    }
+
+    private static func matches(_ needle: Needle, in bytes: UnsafeRawBufferPointer, at index: Int) -> Bool {
+        guard needle.bytes.count <= bytes.count - index, !needle.isUTF16 || index % 2 == 0,
+            let base = bytes.baseAddress
+        else { return false }
+        return needle.bytes.withUnsafeBytes { needle in
             needle.baseAddress.map { memcmp($0, base + index, needle.count) == 0 } ?? false
         }
     }

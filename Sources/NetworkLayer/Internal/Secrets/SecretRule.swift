@@ -18,8 +18,12 @@ enum SecretRule {
         /// The name was declared a credential's (``Credentials``).
         case declared
 
-        /// Whether the name's value is hidden and learned.
+        /// Whether the name's value is hidden where the field is shown.
         var isSecret: Bool { self != .notSecret }
+        /// Whether the field's value is learned, and so hidden wherever it appears: a name declared or
+        /// named as a secret's, not one that only resembles one (`keyword=pineapple` stays searchable
+        /// text, and two recordings).
+        var isLearned: Bool { self >= .namesSecret }
 
         static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -75,10 +79,13 @@ enum SecretRule {
         }
     }
 
-    /// What the rule says of a cookie's name: every cookie is a credential (a session, a sign-in), as the
-    /// HTTP cache has always counted them, so this is ``Verdict/namesSecret`` whatever the name.
+    /// What the rule says of a cookie's name: every cookie is a credential where a whole `Cookie` or
+    /// `Set-Cookie` field is shown (hidden by the field's name, as the HTTP cache has always counted
+    /// them), so at least ``Verdict/resemblesSecret``; a cookie named as a secret's (`sid`, `PHPSESSID`,
+    /// `session_token`) is ``Verdict/namesSecret`` and its value is learned. Values of other cookies
+    /// (`consent=accepted`) are not, so ordinary words are not hidden wherever they appear.
     static func verdict(cookieName name: String) -> Verdict {
-        .namesSecret
+        max(verdict(queryName: name), .resemblesSecret)
     }
 
     /// What the rule says of a field whose kind is unknown (a cURL form field, a `name=value` in free
@@ -91,5 +98,16 @@ enum SecretRule {
     /// value, in any of the forms one is searched for in.
     static func carriesSecretValue(_ text: String) -> Bool {
         CredentialStore.shared.isValueFound(in: text)
+    }
+
+    /// Whether `data` (a body) carries a declared or learned value, in any form and encoding.
+    static func carriesSecretValue(_ data: Data) -> Bool {
+        CredentialStore.shared.isValueFound(in: data)
+    }
+
+    /// Whether `text` carries a declared value (not a learned one): what a recording's match key asks,
+    /// so that the key never depends on what earlier requests taught the store.
+    static func carriesDeclaredValue(_ text: String) -> Bool {
+        CredentialStore.shared.redactDeclaredValues(in: text) != text
     }
 }

@@ -19,8 +19,11 @@ extension BackgroundTasks {
         /// form), removed when the task ends. A name, since the folder moves with an iOS app's container.
         var temporaryBody: String?
 
+        /// - Parameter endpoint: The endpoint's name, kept with its secrets hidden by what this process has
+        ///   declared: a relaunched process that has not declared them yet (a token in the path) reads
+        ///   and journals the note as it is.
         init(endpoint: String, destination: URL?, validator: String? = nil, temporaryBody: URL? = nil) {
-            self.endpoint = endpoint
+            self.endpoint = Redaction.redact(text: endpoint)
             self.destination = destination.map(Self.homeRelative)
             self.validator = validator
             self.temporaryBody = temporaryBody?.lastPathComponent
