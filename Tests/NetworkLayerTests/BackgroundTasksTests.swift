@@ -112,6 +112,29 @@ struct BackgroundTasksTests {
         #expect(calls.values == [1])
     }
 
+    @Test func aHandlerGivenLongAfterTheEventsWaitsForTheEventsOfItsOwnWake() async {
+        // Given a session that delivered its events with no handler, and a clock the test moves
+        let queue = DispatchQueue(label: "handler")
+        let expire = Locked<[@Sendable () -> Void]>([])
+        let delays = Recorder<Duration>()
+        let background = BackgroundTasks(
+            identifier: "downloads", report: { _ in }, handlerQueue: queue,
+            after: { delay, work in
+                delays.append(delay)
+                expire.withLock { $0.append(work) }
+            })
+        background.eventsFinished()
+        // When the late-handler window passes and a handler of a later wake comes
+        for work in expire.withLock({ $0 }) { work() }
+        let calls = Recorder<Int>()
+        await drained(queue) { background.handleEvents { calls.append(1) } }
+        // Then it waits for that wake's events instead of being called before them
+        #expect(delays.values == [BackgroundTasks.lateHandlerWindow])
+        #expect(calls.values.isEmpty)
+        await drained(queue) { background.eventsFinished() }
+        #expect(calls.values == [1])
+    }
+
     @Test func everyHandlerGivenForTheEventsIsCalled() async {
         // Given two handlers for one batch of events
         let queue = DispatchQueue(label: "handler")

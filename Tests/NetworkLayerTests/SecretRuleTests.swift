@@ -395,3 +395,29 @@ private struct HeaderMiddleware: NetworkMiddleware {
         return try await next(request)
     }
 }
+
+/// An event's public part names what happened, never the URL, the body or the error's text.
+@Suite("NetworkEvent.publicDescription")
+struct EventPublicDescriptionTests {
+    @Test func aFailedEventsPublicPartHasTheEndpointStatusAndErrorKindButNoURLOrBody() async throws {
+        // Given a search that fails with a body naming the user's search term
+        let lines = Recorder<String>()
+        let provider = NetworkProvider(
+            session: .status(404, body: Data("no film called secret-garden-2024".utf8)),
+            configuration: .init(onEvent: { event in
+                if case .failed = event { lines.append(event.publicDescription) }
+            }))
+        // When it is sent
+        _ = await error {
+            try await provider.send(
+                Endpoint<Data>(
+                    baseURL: exampleURL, path: "search", queryItems: [.init(name: "q", value: "garden")]))
+        }
+        // Then the public line says what failed and how, and nothing the user typed
+        let line = try #require(lines.values.first)
+        #expect(line.hasPrefix("failed GET search (404 in "))
+        #expect(line.hasSuffix("): unacceptableStatus"))
+        #expect(!line.contains("garden"))
+        #expect(!line.contains("api.example.com"))
+    }
+}

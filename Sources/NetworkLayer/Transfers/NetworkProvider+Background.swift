@@ -65,7 +65,9 @@ extension NetworkProvider {
     ///     which go along with any redirect; `false` by default. Set it only for hosts that never
     ///     redirect elsewhere. Other sessions ignore it (the provider drops such headers on a redirect).
     ///   - finishedInBackground: Called, on the session's queue, once for each transfer that ended with
-    ///     no caller waiting; ignores them by default.
+    ///     no caller waiting; ignores them by default. Return quickly: every later event of the wake
+    ///     waits for it, and the system gives a wake about 30 seconds. Start a `Task` for work that takes
+    ///     time (unzipping, importing).
     public convenience init(
         sessionConfiguration: URLSessionConfiguration,
         delegate: (any URLSessionDelegate)? = nil,

@@ -9,8 +9,8 @@ func networkLayerGuideOSLog() {  //-
     let logger = Logger(subsystem: "com.example.boxoffice", category: "network")
     let provider = NetworkProvider(configuration: .init(onEvent: { event in
         switch event {
-        case .failed: logger.error("\(event.description, privacy: .public)")
-        default: logger.debug("\(event.description, privacy: .public)")
+        case .failed: logger.error("\(event.publicDescription, privacy: .public) \(event.description, privacy: .private)")
+        default: logger.debug("\(event.publicDescription, privacy: .public)")
         }
     }))
     _ = provider  //-

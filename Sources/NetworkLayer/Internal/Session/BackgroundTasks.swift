@@ -24,7 +24,14 @@ final class BackgroundTasks: Sendable {
     private struct Events: Sendable {
         var handlers: [@Sendable () -> Void] = []
         var finishedWithoutHandler = false
+        /// Counts the batches that finished without a handler, so an expiry meant for one never clears
+        /// the mark of a later one.
+        var batch = 0
     }
+
+    /// How long a batch that finished before its handler came waits for that handler: 10 seconds. A
+    /// handler coming later belongs to a later wake, and is held for that wake's events.
+    static let lateHandlerWindow = Duration.seconds(10)
 
     /// The session's identifier.
     let identifier: String
@@ -265,10 +272,19 @@ final class BackgroundTasks: Sendable {
     /// once the files staged for callers still waiting are placed or refused, or after
     /// ``handlerHoldLimit`` at the latest (``hold(_:)``).
     func eventsFinished() {
-        let handlers = events.withLock { events -> [@Sendable () -> Void] in
+        let (handlers, batch) = events.withLock { events -> ([@Sendable () -> Void], Int) in
             defer { events.handlers = [] }
             events.finishedWithoutHandler = events.handlers.isEmpty
-            return events.handlers
+            events.batch += 1
+            return (events.handlers, events.batch)
+        }
+        if handlers.isEmpty {
+            // The mark expires: a handler of a later wake must wait for that wake's events.
+            after(Self.lateHandlerWindow) { [self] in
+                events.withLock { events in
+                    if events.batch == batch { events.finishedWithoutHandler = false }
+                }
+            }
         }
         hold(handlers)
     }
