@@ -23,6 +23,27 @@ struct BackgroundJournal: Sendable {
     static let entrySizeLimit = 64 << 10
 
     let folder: URL
+    /// Reads an entry's bytes (tests inject a failure); `Data(contentsOf:)` by default.
+    let readData: @Sendable (URL) throws -> Data
+
+    /// - Parameters:
+    ///   - folder: Where the entries are.
+    ///   - readData: Reads an entry's bytes; `Data(contentsOf:)` by default.
+    init(folder: URL, readData: @escaping @Sendable (URL) throws -> Data = { try Data(contentsOf: $0) }) {
+        self.folder = folder
+        self.readData = readData
+    }
+
+    /// What reading an entry found.
+    enum Read {
+        /// The transfer it holds, and its staged file.
+        case entry(BackgroundTransfer, BackgroundJournal.StagedPart?)
+        /// It cannot be read now (a device locked under stronger data protection, `EPERM`/`EACCES`):
+        /// kept for a later launch, never reported as a failure.
+        case later
+        /// Not an entry: removed.
+        case unusable
+    }
 
     /// The response headers an entry keeps, compared without case: none whose value a server chooses
     /// freely (an `ETag` may echo a token the relaunched process has not declared yet).
@@ -37,15 +58,21 @@ struct BackgroundJournal: Sendable {
         return origin.string
     }
 
-    /// The journal of the background session `identifier` in the app's Application Support folder
-    /// (`NetworkLayer/BackgroundTransfers/…`), or `nil` when the system names none.
-    static func standard(for identifier: String) -> BackgroundJournal? {
+    /// The journal of the background session `identifier` in the app's Application Support folder, in
+    /// a folder named by the app's bundle identifier (`<bundle id>/NetworkLayer/BackgroundTransfers/…`,
+    /// so another app sharing the folder, as Mac apps may, never replays these reports), or `nil` when
+    /// the system names no such folder.
+    static func standard(
+        for identifier: String, bundleIdentifier: String? = Bundle.main.bundleIdentifier
+    ) -> BackgroundJournal? {
         guard
             let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)
                 .first
         else { return nil }
+        let owner = folderName(for: bundleIdentifier ?? ProcessInfo.processInfo.processName)
         return BackgroundJournal(
-            folder: support.appendingPathComponent("NetworkLayer/BackgroundTransfers", isDirectory: true)
+            folder: support.appendingPathComponent(owner, isDirectory: true)
+                .appendingPathComponent("NetworkLayer/BackgroundTransfers", isDirectory: true)
                 .appendingPathComponent(folderName(for: identifier), isDirectory: true))
     }
 
@@ -67,8 +94,31 @@ struct BackgroundJournal: Sendable {
         var entry = Entry(transfer)
         entry.staged = staged
         guard let data = try? JSONEncoder().encode(entry) else { return }
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? data.write(to: folder.appendingPathComponent(name + ".json"), options: .atomic)
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            excludeFromBackup()
+        }
+        try? data.write(to: folder.appendingPathComponent(name + ".json"), options: Self.writingOptions)
+    }
+
+    /// Atomic, and on Apple platforms readable from the first unlock on, whatever the app's default
+    /// protection class: a relaunch while the device is locked reads its entries.
+    #if canImport(Darwin)
+        static let writingOptions: Data.WritingOptions = [
+            .atomic, .completeFileProtectionUntilFirstUserAuthentication,
+        ]
+    #else
+        static let writingOptions: Data.WritingOptions = [.atomic]
+    #endif
+
+    /// A restored backup must not replay reports of transfers that ran on another device.
+    private func excludeFromBackup() {
+        #if canImport(Darwin)
+            var url = folder
+            var values = URLResourceValues()
+            values.isExcludedFromBackup = true
+            try? url.setResourceValues(values)
+        #endif
     }
 
     /// Removes the entry `name`, and its mark of having been reported.
@@ -77,9 +127,14 @@ struct BackgroundJournal: Sendable {
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(name + ".reported"))
     }
 
-    /// The transfer the entry `name` holds, when there is one that can be read, and its staged file.
-    func entry(_ name: String) -> (transfer: BackgroundTransfer, staged: StagedPart?)? {
-        read(folder.appendingPathComponent(name + ".json"))
+    /// What the entry `name` holds: its transfer and staged file, ``Read/later`` when it exists but
+    /// cannot be read now, `nil` when there is none (or it is not an entry).
+    func entry(_ name: String) -> Read? {
+        let url = folder.appendingPathComponent(name + ".json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let found = read(url)
+        if case .unusable = found { return nil }
+        return found
     }
 
     /// Marks the entry `name` reported: its task's end, if the system delivers it after all, is not
@@ -121,23 +176,44 @@ struct BackgroundJournal: Sendable {
         return names.filter { $0.hasSuffix(".json") }.sorted().prefix(Self.entryLimit).compactMap { file in
             let url = folder.appendingPathComponent(file)
             let name = String(file.dropLast(".json".count))
-            guard let (transfer, staged) = read(url) else {
+            switch read(url) {
+            case .entry(let transfer, let staged): return (name, transfer, staged)
+            // Kept for a launch that can read it.
+            case .later: return nil
+            case .unusable:
                 try? FileManager.default.removeItem(at: url)
                 return nil
             }
-            return (name, transfer, staged)
         }
     }
 
     /// The transfer an entry file holds: a regular file of at most ``entrySizeLimit`` bytes that decodes.
-    private func read(_ url: URL) -> (transfer: BackgroundTransfer, staged: StagedPart?)? {
+    private func read(_ url: URL) -> Read {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
             attributes[.type] as? FileAttributeType == .typeRegular,
-            let size = (attributes[.size] as? NSNumber)?.intValue, size <= Self.entrySizeLimit,
-            let data = try? Data(contentsOf: url), data.count <= Self.entrySizeLimit,
-            let entry = try? JSONDecoder().decode(Entry.self, from: data), let transfer = entry.transfer
-        else { return nil }
-        return (transfer, entry.staged)
+            let size = (attributes[.size] as? NSNumber)?.intValue, size <= Self.entrySizeLimit
+        else { return .unusable }
+        let data: Data
+        do {
+            data = try readData(url)
+        } catch {
+            return Self.isLater(error) ? .later : .unusable
+        }
+        guard data.count <= Self.entrySizeLimit,
+            let entry = try? JSONDecoder().decode(Entry.self, from: data),
+            let transfer = entry.transfer
+        else { return .unusable }
+        return .entry(transfer, entry.staged)
+    }
+
+    /// Whether a read failed for now only: no permission (`EPERM`, `EACCES`), as a file under Complete
+    /// protection reads while the device is locked.
+    static func isLater(_ error: any Error) -> Bool {
+        if let error = error as? CocoaError, error.code == .fileReadNoPermission { return true }
+        if let error = error as? POSIXError, [.EPERM, .EACCES].contains(error.code) { return true }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        return underlying?.domain == NSPOSIXErrorDomain
+            && [Int(EPERM), Int(EACCES)].contains(underlying?.code)
     }
 }
 

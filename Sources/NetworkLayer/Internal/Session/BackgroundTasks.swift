@@ -180,10 +180,17 @@ final class BackgroundTasks: Sendable {
         // A task whose file an earlier process put in place (and journaled) before it was killed: its
         // end is the journal's outcome, reported now, or already at this launch.
         if known == nil, let journal {
-            if let (owed, staged) = journal.entry(name) {
+            switch journal.entry(name) {
+            case .entry(let owed, let staged):
                 report.withLock { $0 }(staged.map { settle(owed, staged: $0) } ?? owed)
                 journal.remove(name)
                 return
+            case .later:
+                // What an earlier process owes cannot be read now (a locked device): a launch that can
+                // reports it, rather than this one reporting a file it cannot see as missing.
+                return
+            case .unusable, nil:
+                break
             }
             if journal.wasReported(name) {
                 journal.remove(name)
