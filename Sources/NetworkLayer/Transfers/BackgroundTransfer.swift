@@ -35,4 +35,63 @@ public struct BackgroundTransfer: Sendable {
     /// the whole body, is ``NetworkError/transport(_:)`` with `URLError(.cannotParseResponse)`; a
     /// download that failed is not resumed.
     public let error: NetworkError?
+    /// Why the system cancelled the transfer, when it did (the user force-quit the app, background
+    /// updates were turned off, the system ran short of resources); `nil` otherwise. Reported by this
+    /// process only, not by a report replayed from the journal.
+    public let cancellationReason: CancellationReason?
+    /// The bytes URLSession left to resume this download where it stopped (a force-quit, a dropped
+    /// connection), when it left them: give the transfer to
+    /// ``NetworkProvider/download(_:to:resuming:resumeAttempts:progress:)`` to go on from there. It holds
+    /// the request URLSession saved, its credential headers included, so it is never written to the
+    /// journal, a log or this value's mirror; a report replayed from the journal carries none.
+    public let resumeData: Data?
+
+    /// Why the system cancelled a background transfer (`NSURLErrorBackgroundTaskCancelledReasonKey`).
+    public enum CancellationReason: Sendable, Equatable {
+        /// The user force-quit the app from the app switcher.
+        case userForceQuitApplication
+        /// The user turned background app refresh off for the app.
+        case backgroundUpdatesDisabled
+        /// The system needed the resources.
+        case insufficientSystemResources
+        /// A reason this version does not know, by its number.
+        case other(Int)
+
+        init(_ code: Int) {
+            switch code {
+            case 0: self = .userForceQuitApplication
+            case 1: self = .backgroundUpdatesDisabled
+            case 2: self = .insufficientSystemResources
+            default: self = .other(code)
+            }
+        }
+    }
+
+    init(
+        endpoint: String, kind: Kind, response: HTTPURLResponse?, body: Data, error: NetworkError?,
+        cancellationReason: CancellationReason? = nil, resumeData: Data? = nil
+    ) {
+        self.endpoint = endpoint
+        self.kind = kind
+        self.response = response
+        self.body = body
+        self.error = error
+        self.cancellationReason = cancellationReason
+        self.resumeData = resumeData
+    }
+}
+
+extension BackgroundTransfer: CustomReflectable {
+    /// What `print`, `dump` and a debugger show: every property but the resume data's bytes (it holds the
+    /// saved request, credential headers included), shown by size.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "endpoint": endpoint, "kind": kind, "response": response as Any, "body": body,
+                "error": error as Any, "cancellationReason": cancellationReason as Any,
+                "resumeData": resumeData.map { "\($0.count) bytes" } as Any,
+            ],
+            displayStyle: .struct)
+    }
 }

@@ -59,6 +59,61 @@ extension NetworkProvider {
         resumeAttempts: Int = 3,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> DownloadedFile {
+        try await download(
+            endpoint, to: destination, resumeData: nil, resumeAttempts: resumeAttempts, progress: progress)
+    }
+
+    /// Goes on with a download a background report says stopped (the user force-quit the app, the
+    /// system cancelled it), from the resume data URLSession left in ``BackgroundTransfer/resumeData``,
+    /// asking only for the missing bytes; as ``download(_:to:resumeAttempts:progress:)`` does in every
+    /// other way. Without resume data, or with resume data URLSession cannot use (stale, or on Linux,
+    /// where FoundationNetworking has none), the download starts over.
+    ///
+    /// ```swift
+    /// finishedInBackground: { transfer in
+    ///     guard transfer.cancellationReason == .userForceQuitApplication, transfer.resumeData != nil,
+    ///         case .download(let file) = transfer.kind else { return }
+    ///     Task { try await downloads.download(api.trailer(id), to: file, resuming: transfer) }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - endpoint: The endpoint the stopped download was of.
+    ///   - destination: The file to write; its folder must exist.
+    ///   - transfer: The report of the stopped download.
+    ///   - resumeAttempts: How many times to resume after a dropped connection; 3 by default.
+    ///   - progress: Called as bytes arrive; `nil` by default.
+    /// - Returns: The file and the response.
+    /// - Throws: As ``download(_:to:resumeAttempts:progress:)``.
+    public func download<Response>(
+        _ endpoint: Endpoint<Response>,
+        to destination: URL,
+        resuming transfer: BackgroundTransfer,
+        resumeAttempts: Int = 3,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> DownloadedFile {
+        guard let resumeData = transfer.resumeData else {
+            return try await download(
+                endpoint, to: destination, resumeAttempts: resumeAttempts, progress: progress)
+        }
+        do {
+            return try await download(
+                endpoint, to: destination,
+                resumeData: (
+                    resumeData, RangeRules.strongValidator(in: transfer.response?.headerFields ?? [:])
+                ),
+                resumeAttempts: resumeAttempts, progress: progress)
+        } catch NetworkError.transport(let failure) where failure.code != .cancelled && !Task.isCancelled {
+            // Resume data URLSession could not use: the download starts over.
+            return try await download(
+                endpoint, to: destination, resumeAttempts: resumeAttempts, progress: progress)
+        }
+    }
+
+    private func download<Response>(
+        _ endpoint: Endpoint<Response>, to destination: URL, resumeData: (Data, String?)?,
+        resumeAttempts: Int,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> DownloadedFile {
         // The download asks for ranges itself: a caller's own would be replaced by a window, or its `206`
         // taken for a broken resume. Refused before anything is asked for.
         if endpoint.headers.keys.contains(where: { $0.caseInsensitiveCompare("Range") == .orderedSame }) {
@@ -72,6 +127,7 @@ extension NetworkProvider {
         let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
         return try await observing(request, context: context) {
             let strategy = try transport.download(request, to: destination, rules: rules, progress: progress)
+            if let (data, validator) = resumeData { strategy.resume(from: data, validator: validator) }
             return try await run(
                 strategy, endpoint, request, context: context, to: destination, resumeAttempts: resumeAttempts
             )

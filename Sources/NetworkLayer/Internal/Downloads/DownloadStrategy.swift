@@ -39,6 +39,14 @@ protocol DownloadStrategy: Sendable {
 
     /// Ends the download without a file: the partial file is removed.
     func discard() async
+
+    /// Makes the first attempt go on from resume data URLSession left (a report of a transfer the
+    /// system cancelled), whose answer carried `validator`. A strategy that cannot use it ignores it.
+    func resume(from resumeData: Data, validator: String?)
+}
+
+extension DownloadStrategy {
+    func resume(from resumeData: Data, validator: String?) {}
 }
 
 extension NetworkProvider {

@@ -75,6 +75,11 @@ final class DownloadTaskFile: Sendable {
         }
     }
 
+    /// Makes the next attempt go on from `resumeData`, whose answer carried `validator`.
+    func seed(resumeData: Data, validator: String?) {
+        state.withLock { ($0.resumeData, $0.validator) = (resumeData, validator) }
+    }
+
     /// Keeps the resume data URLSession put in a failed task's `error`, if any, and returns the error
     /// without it: resume data holds the request, credential headers included, and must not travel on
     /// in an error that is logged or reported.

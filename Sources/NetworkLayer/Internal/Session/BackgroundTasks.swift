@@ -207,16 +207,24 @@ final class BackgroundTasks: Sendable {
         case (false, _): kind = .upload
         case (true, nil): return
         }
+        let failure = error as? URLError
         let transfer = BackgroundTransfer(
             endpoint: note.endpoint, kind: kind, response: response,
             body: kind == .upload ? orphan.body.bytes : Data(),
-            error: Self.failure(of: orphan, response: response, kind: kind, error: error))
+            error: Self.failure(of: orphan, response: response, kind: kind, error: error),
+            cancellationReason: (failure?.userInfo[Self.cancelledReasonKey] as? Int).map(
+                BackgroundTransfer.CancellationReason.init),
+            resumeData: failure?.userInfo[DownloadTaskFile.resumeDataKey] as? Data)
         // Written before the report and removed after it: a process killed in between reports it at the
         // next launch.
         journal?.write(transfer, name: name)
         report.withLock { $0 }(transfer)
         journal?.remove(name)
     }
+
+    /// The key of a background task's cancellation reason in its error's `userInfo`, on every platform
+    /// (`NSURLErrorBackgroundTaskCancelledReasonKey`).
+    static let cancelledReasonKey = "NSURLErrorBackgroundTaskCancelledReasonKey"
 
     /// Why an orphaned task failed, or `nil` when it did not.
     private static func failure(

@@ -138,4 +138,8 @@ final class TaskDownload: DownloadStrategy {
     func place(at destination: URL) throws -> Int64 { try file.move(to: destination) }
 
     func discard() async { file.discard() }
+
+    func resume(from resumeData: Data, validator: String?) {
+        file.seed(resumeData: resumeData, validator: validator)
+    }
 }
