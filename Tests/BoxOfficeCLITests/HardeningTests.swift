@@ -119,6 +119,38 @@ struct HardeningTests {
         )
     }
 
+    @Test(arguments: ["-tagged", "-stuffed"])
+    func aPosterWhoseHeadersOrBytesCarryAKeyIsNeitherKeptNorShownNorEmbedded(mode: String) async throws {
+        // Given an image host that echoes the Kakao key in a poster's ETag, or inside its bytes
+        let server = try await FixtureServer.start(
+            script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let cache = TemporaryFolder()
+        let reports = TemporaryFolder()
+        try FileManager.default.createDirectory(at: reports.url, withIntermediateDirectories: true)
+        let page = reports.url.appendingPathComponent("report.html")
+        let environment = live(server, kakao: mode, cache: cache.url)
+        // When a film's details and a report are made
+        let movie = try await runBoxOffice(["movie", "20261002"], environment: environment)
+        let report = try await runBoxOffice(
+            ["report", "--date", "2026-11-20", "--output", page.path], environment: environment)
+        // Then the poster is refused with a reason, and no cache file or embedded image holds the key
+        #expect(movie.status == 0)
+        #expect(movie.errors.contains("warning: poster unavailable: the image carries an API key"))
+        #expect(report.status == 0)
+        let key = Data((Self.sentinel + "A").utf8)
+        let files =
+            FileManager.default.enumerator(at: cache.url, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? []
+        for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            #expect(try Data(contentsOf: file).range(of: key) == nil, "\(file.path) holds the key")
+        }
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let embedded = html.components(separatedBy: ";base64,").dropFirst().compactMap { part in
+            Data(base64Encoded: String(part.prefix { $0 != "\"" && $0 != "'" && $0 != ")" }))
+        }
+        for image in embedded { #expect(image.range(of: key) == nil, "an embedded poster holds the key") }
+    }
+
     // MARK: - The terminal
 
     @Test func escapeSequencesInTitlesNeverReachTheTerminalAndTheJSONStaysValid() async throws {

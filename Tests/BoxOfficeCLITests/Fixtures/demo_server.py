@@ -26,6 +26,8 @@ where a careless server would echo it):
   Kakao key ending "-ftp"      image URLs with the ftp scheme
   Kakao key ending "-keyurl"   image URLs carrying the Kakao key in their query
   Kakao key ending "-userinfo" image URLs carrying the Kakao key as a password (user:key@host)
+  Kakao key ending "-tagged"   posters whose ETag is the Kakao key the search was sent with (/etag-echo/<code>.png)
+  Kakao key ending "-stuffed"  posters whose bytes carry that key in a PNG text chunk (/with-text/<code>.png)
   Kakao key ending "-huge"          posters declaring and sending 1 GiB (/flood-1g/<code>.png)
   Kakao key ending "-endless"       posters that never end, without a length (/flood-nolength/<code>.png)
   Kakao key ending "-gzipbomb"      posters of 400 MB gzip-compressed to 400 KB (/flood-gz/<code>.png)
@@ -47,6 +49,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 DEMO = sys.argv[1]
 hits = {}
 requests = []
+# The Kakao key the last image search was sent with: what a careless image host on the same server echoes.
+last_kakao_key = [""]
 lock = threading.Lock()
 ESCAPES = "\x1b[2J\x1b]0;PWNED\x07\u009b31m\u202e"
 MARKUP = "<script>alert(1)</script>\"><img src=x onerror=alert(2)>"
@@ -201,8 +205,10 @@ class Handler(BaseHTTPRequestHandler):
             posters = base + ("/html-page" if kakao_key.endswith("-notimage") else "/posters")
             # The paths share no six letters with the key's mode word: the app refuses an image URL
             # carrying part of a key.
+            with lock:
+                last_kakao_key[0] = kakao_key
             for mode, path in (("huge", "flood-1g"), ("endless", "flood-nolength"),
-                               ("gzipbomb", "flood-gz")):
+                               ("gzipbomb", "flood-gz"), ("tagged", "etag-echo"), ("stuffed", "with-text")):
                 if kakao_key.endswith("-" + mode):
                     posters = base + "/" + path
             if kakao_key.endswith("-ftp"):
@@ -223,6 +229,19 @@ class Handler(BaseHTTPRequestHandler):
                 self.end_headers()
             else:
                 self.send(200, png(url.path), "image/png", headers={"ETag": tag, "Cache-Control": "max-age=0"})
+        elif url.path.startswith(("/etag-echo/", "/with-text/")):
+            with lock:
+                echoed = last_kakao_key[0]
+            image = png(url.path)
+            headers = {"Cache-Control": "max-age=3600"}
+            if url.path.startswith("/etag-echo/"):
+                headers["ETag"] = '"%s"' % echoed
+            else:
+                # A tEXt chunk before IEND: still a valid PNG, carrying the key in its bytes.
+                body = b"Comment\0" + echoed.encode()
+                text = struct.pack(">I", len(body)) + b"tEXt" + body + struct.pack(">I", zlib.crc32(b"tEXt" + body))
+                image = image[:-12] + text + image[-12:]
+            self.send(200, image, "image/png", headers=headers)
         elif url.path.startswith(("/flood-1g/", "/flood-nolength/", "/flood-gz/")):
             self.flood_poster(url.path)
         elif url.path.startswith("/html-page/"):

@@ -17,6 +17,13 @@ struct CarriedSecrets: Sendable {
         return !fragments.ranges(in: raw).isEmpty || !fragments.ranges(in: Self.percentDecoded(raw)).isEmpty
     }
 
+    /// Whether `bytes` (an image, a header's value) carry one of the keys, whole or in part, as is or
+    /// percent-decoded.
+    func appear(in bytes: Data) -> Bool {
+        let raw = [UInt8](bytes)
+        return !fragments.ranges(in: raw).isEmpty || !fragments.ranges(in: Self.percentDecoded(raw)).isEmpty
+    }
+
     /// Whether `text` is a URL with a user name or password (`https://user:pass@host/`), which
     /// URLSession would send as an `Authorization` header to that host.
     static func hasUserInfo(_ text: String) -> Bool {

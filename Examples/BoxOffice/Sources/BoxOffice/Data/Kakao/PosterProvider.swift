@@ -15,8 +15,9 @@ import NetworkLayer
 /// What a server returns is checked before it is cached: only an `http`/`https` image URL is followed,
 /// never one carrying a user name, a password or one of the run's keys (``CarriedSecrets``), and only a
 /// body of at most ``maximumImageBytes`` that starts like a PNG, JPEG, GIF or WebP file is kept (the
-/// image endpoint's `validate` hook, which the HTTP cache stores nothing without). A title carrying a key
-/// is not searched for, so no key leaves for a host it was not issued for.
+/// image endpoint's `validate` hook, which the HTTP cache stores nothing without), and only when neither
+/// its bytes nor its headers carry a key. A title carrying a key is not searched for, so no key leaves
+/// for a host it was not issued for.
 public final class PosterProvider: PosterProviding {
     /// The largest image kept: 10 MB.
     public static let maximumImageBytes = 10 * 1024 * 1024
@@ -125,8 +126,13 @@ public final class PosterProvider: PosterProviding {
         // never followed either.
         let url = try Self.checkImageURL(found, secrets: secrets)
         var endpoint = api.image(at: url)
-        // Checked before the HTTP cache keeps it: the cache stores only what the endpoint accepts.
-        endpoint.validate = { data, _ in try PosterError.checkImage(data, limit: Self.maximumImageBytes) }
+        // Checked before the HTTP cache keeps it: the cache stores only what the endpoint accepts. A
+        // host that echoes a key (one it received as an API, in an ETag or inside the image) gets
+        // nothing kept, shown or embedded in a report.
+        endpoint.validate = { [secrets] data, response in
+            try PosterError.checkImage(data, limit: Self.maximumImageBytes)
+            try PosterError.checkCarriesNoKey(data, headers: response.allHeaderFields, secrets: secrets)
+        }
         endpoint.cachePolicy = .useProtocol.acceptingStaleOnError(upTo: Self.staleImageLimit)
             .assumingLifetime(Self.assumedImageLifetime)
         let response = try await KeysByURL.asking(for: url) {
@@ -134,6 +140,8 @@ public final class PosterProvider: PosterProviding {
         }
         // Bytes read from disk are checked as the network's are: the folder is not trusted more.
         try PosterError.checkImage(response.value, limit: Self.maximumImageBytes)
+        try PosterError.checkCarriesNoKey(
+            response.value, headers: response.httpResponse.allHeaderFields, secrets: secrets)
         let file = images.file(forImageURL: url)
         return Poster(
             url: url, file: file, imageData: response.value,
@@ -176,6 +184,8 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
         case title
         /// The film's code, which a cache file's key would hold.
         case movieCode
+        /// The image's bytes or headers (an `ETag` echoing a key the host received as an API).
+        case image
     }
 
     /// One line for a person.
@@ -191,6 +201,17 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
             "the film's title carries an API key, so it was not sent to the image search"
         case .carriesCredentials(.movieCode):
             "the film's code carries an API key, so its poster was not looked up"
+        case .carriesCredentials(.image):
+            "the image carries an API key in its bytes or headers, so it was neither kept nor shown"
+        }
+    }
+
+    /// Throws unless neither `data` nor a header's value carries one of the run's keys.
+    static func checkCarriesNoKey(
+        _ data: Data, headers: [AnyHashable: Any], secrets: CarriedSecrets
+    ) throws(PosterError) {
+        if secrets.appear(in: data) || headers.values.contains(where: { secrets.appear(in: "\($0)") }) {
+            throw .carriesCredentials(.image)
         }
     }
 
