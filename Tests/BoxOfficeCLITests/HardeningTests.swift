@@ -141,7 +141,8 @@ struct HardeningTests {
         let files =
             FileManager.default.enumerator(at: cache.url, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL } ?? []
-        for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+        for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        {
             #expect(try Data(contentsOf: file).range(of: key) == nil, "\(file.path) holds the key")
         }
         let html = try String(contentsOf: page, encoding: .utf8)
