@@ -21,6 +21,20 @@ struct RealResponseTests {
         #expect(chart.entries.allSatisfy { $0.title == $0.title.trimmingCharacters(in: .whitespaces) })
     }
 
+    @Test func anotherDaysChartIsRefusedNotTakenForTheDayAsked() throws {
+        // Given a server answering the chart of 2024-01-01 with 2020's
+        let json =
+            #"{"boxOfficeResult":{"boxofficeType":"일별 박스오피스","showRange":"20200101~20200101","dailyBoxOfficeList":[]}}"#
+        let response = try JSONDecoder().decode(KobisDailyBoxOfficeResponse.self, from: Data(json.utf8))
+        // When it is mapped for the day asked, Then it is refused, naming what was sent
+        #expect(
+            throws: KobisMappingError(
+                field: "showRange", value: "20200101~20200101", location: "the chart asked for 2024-01-01")
+        ) {
+            try DailyBoxOffice(day: day("2024-01-01"), response: response)
+        }
+    }
+
     @Test func aBlankOpenDateOfAReReleaseBecomesNil() throws {
         // Given the 2023-04-26 chart, whose tenth row has "openDt": " "
         let file = RealFixtures.directory.appendingPathComponent("kobis_daily_20230426_tasty.json")

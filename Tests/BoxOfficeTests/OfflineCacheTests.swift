@@ -101,6 +101,33 @@ struct OfflineCacheTests {
         #expect(origin.calls.values.count == 2)
     }
 
+    @Test func aChartSavedWhileTheClockRanAheadIsAskedForAgainOnceTheClockIsRight() async throws {
+        // Given yesterday's chart, fetched while the clock ran three days ahead (so it looked final)
+        let origin = CountingOrigin()
+        let yesterday = today.previous
+        time.advance(seconds: 3 * 86_400)
+        _ = try await repository(origin).dailyBoxOffice(for: yesterday)
+        // When the clock is right again and the chart is asked for
+        time.advance(seconds: -3 * 86_400)
+        let again = try await repository(origin).dailyBoxOffice(for: yesterday)
+        // Then KOBIS is asked again, and the answer replaces what was kept
+        #expect(origin.calls.values == ["chart \(yesterday)", "chart \(yesterday)"])
+        #expect(again.origin == .network)
+    }
+
+    @Test func aValueSavedInTheFutureIsNotShownWhenKobisCannotBeReached() async throws {
+        // Given a film's details saved while the clock ran ahead, and KOBIS down once the clock is right
+        let origin = CountingOrigin()
+        time.advance(seconds: 3 * 86_400)
+        _ = try await repository(origin).movieDetails(code: "20261001")
+        time.advance(seconds: -3 * 86_400)
+        origin.failure = .unreachable("no connection")
+        // When the details are asked for, Then the failure is told, not a save time in the future
+        await #expect(throws: BoxOfficeError.unreachable("no connection")) {
+            try await repository(origin).movieDetails(code: "20261001")
+        }
+    }
+
     @Test func aRevokedKeyIsNamedWhenAnOlderChartIsShownInstead() async throws {
         // Given yesterday's chart, fetched once, and now past its hour of freshness
         let origin = CountingOrigin()

@@ -36,12 +36,22 @@ struct CachedMovie: Codable, DataConvertible, Sendable {
 
 /// A cached value that may be past its freshness.
 protocol FreshnessDated {
+    var savedAt: Date { get }
     var freshUntil: Date? { get }
 }
 
+/// How far ahead of now a save time may be and still be believed: 5 minutes of clock drift.
+let clockDriftAllowance: TimeInterval = 5 * 60
+
 extension FreshnessDated {
-    /// Whether it is used at `now` without asking KOBIS.
-    func isFresh(at now: Date) -> Bool { freshUntil.map { now < $0 } ?? true }
+    /// Whether it is used at `now` without asking KOBIS: before its freshness ends, and saved no later
+    /// than now (give or take ``clockDriftAllowance``).
+    func isFresh(at now: Date) -> Bool { isTrusted(at: now) && (freshUntil.map { now < $0 } ?? true) }
+
+    /// Whether its save time can be believed at `now`. A value saved while the clock ran ahead (three
+    /// days, say) took yesterday's chart, which KOBIS may still correct, for final and would be kept a
+    /// year: it is neither used fresh nor shown when KOBIS fails, and the next answer replaces it.
+    func isTrusted(at now: Date) -> Bool { savedAt <= now.addingTimeInterval(clockDriftAllowance) }
 }
 
 extension CachedChart: FreshnessDated {}

@@ -69,7 +69,7 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
             do {
                 return try await refreshedDailyBoxOffice(for: day)
             } catch {
-                guard let failure = Self.fallbackReason(error) else { throw error }
+                guard let failure = Self.fallbackReason(error), kept.isTrusted(at: now()) else { throw error }
                 return kept.chart(origin: .cacheAfterFailure(savedAt: kept.savedAt, failure: failure))
             }
         }
@@ -143,7 +143,9 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
                 } catch let notKept as NotKept<CachedMovie> {
                     throw notKept
                 } catch {
-                    guard let failure = Self.fallbackReason(error) else { throw error }
+                    guard let failure = Self.fallbackReason(error), kept.isTrusted(at: now()) else {
+                        throw error
+                    }
                     var details = kept.details
                     details.origin = .cacheAfterFailure(savedAt: kept.savedAt, failure: failure)
                     return details

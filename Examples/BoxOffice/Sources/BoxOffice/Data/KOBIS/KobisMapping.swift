@@ -27,8 +27,15 @@ extension DailyBoxOffice {
     /// made `nil`. Only the ``DailyBoxOffice/maximumEntries`` best-ranked rows are read whole (the first
     /// sent among equal ranks); the rest are counted in ``DailyBoxOffice/omittedEntries``, their ranks
     /// the only field read.
-    /// - Throws: ``KobisMappingError`` naming the first field that is not what KOBIS documents.
+    /// - Throws: ``KobisMappingError`` naming the first field that is not what KOBIS documents: a
+    ///   `showRange` other than `day` to `day` first (another day's chart is never taken, or kept, as the
+    ///   day asked).
     public init(day: Day, response: KobisDailyBoxOfficeResponse) throws(KobisMappingError) {
+        let range = response.boxOfficeResult.showRange.trimmingCharacters(in: .whitespaces)
+        guard range == "\(day.compact)~\(day.compact)" else {
+            throw KobisMappingError(
+                field: "showRange", value: String(range.prefix(40)), location: "the chart asked for \(day)")
+        }
         let rows = response.boxOfficeResult.dailyBoxOfficeList
         var ranked: [(rank: Int, index: Int)] = []
         ranked.reserveCapacity(rows.count)
