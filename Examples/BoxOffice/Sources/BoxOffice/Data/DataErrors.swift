@@ -55,6 +55,10 @@ enum DataErrors {
                 return BoxOfficeError.unreachable(error.description)
             case .apiError(let underlying):
                 return translate(underlying, after: elapsed)
+            case .unacceptableStatus(let failure) where (500...599).contains(failure.statusCode):
+                // The server's own trouble: said as such, without the page it sent (often HTML).
+                let url = failure.url.map { Redaction.redact($0) } ?? "the server"
+                return BoxOfficeError.failed("HTTP \(failure.statusCode) from \(url)")
             case .unacceptableStatus, .invalidRequest, .middleware, .file:
                 return BoxOfficeError.refused(error.description)
             case .decoding(let failure):

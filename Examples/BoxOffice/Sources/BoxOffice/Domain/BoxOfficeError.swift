@@ -6,8 +6,10 @@
 public enum BoxOfficeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The service could not be reached, or did not answer in time.
     case unreachable(String)
-    /// The service answered with a refusal: a bad key, an unknown code, a failure status.
+    /// The service answered with a refusal: its own error (a bad key, an unknown code), or a `4xx`.
     case refused(String)
+    /// The service failed: it answered with a `5xx` status (its own trouble, not the request's).
+    case failed(String)
     /// The service answered with something the app cannot read.
     case unreadable(String)
     /// The service has nothing under the name or code asked for (an unknown movie code).
@@ -16,7 +18,7 @@ public enum BoxOfficeError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The message, one line.
     public var description: String {
         switch self {
-        case .unreachable(let message), .refused(let message), .unreadable(let message),
+        case .unreachable(let message), .refused(let message), .failed(let message), .unreadable(let message),
             .notFound(let message):
             message
         }

@@ -160,12 +160,14 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
         }
     }
 
-    /// What a kept value past its freshness may stand in for, said for a person: KOBIS refusing the
-    /// request ("KOBIS refused the request: KOBIS error 320010: …", a revoked key) or not being reached;
-    /// `nil` for anything else (an answer the app cannot read, a film KOBIS does not have, cancellation).
+    /// What a kept value past its freshness may stand in for, said for a person as it happened: KOBIS
+    /// refusing the request with its own error ("KOBIS refused the request: KOBIS error 320010: …", a
+    /// revoked key), failing ("KOBIS failed: HTTP 500 from …"), or not being reached; `nil` for anything
+    /// else (an answer the app cannot read, a film KOBIS does not have, cancellation).
     static func fallbackReason(_ error: any Error) -> String? {
         switch error {
         case BoxOfficeError.refused(let message): "KOBIS refused the request: \(message)"
+        case BoxOfficeError.failed(let message): "KOBIS failed: \(message)"
         case BoxOfficeError.unreachable(let message): "KOBIS could not be reached: \(message)"
         default: nil
         }
