@@ -210,6 +210,21 @@ struct PosterRevalidationTests {
         #expect(second?.imageData == first?.imageData)
     }
 
+    @Test func aPosterItsHostAllowsToServeStaleWhileRevalidatingIsRevalidatedBeforeItIsShown() async throws {
+        // Given a poster whose host allows a day of stale-while-revalidate (as CDNs often do)
+        let validators = Recorder<String>()
+        let posters = provider(
+            offline: OfflineFlag(), validators: validators,
+            imageHeaders: ["ETag": "\"p1\"", "Cache-Control": "max-age=0, stale-while-revalidate=86400"])
+        let movie = details("20261001", "별빛 우체국")
+        _ = try await posters.poster(for: movie)
+        // When a one-shot run asks for it again
+        let second = try await posters.poster(for: movie)
+        // Then its host was asked before it was shown, and it is not labelled fresh from disk
+        #expect(validators.values == ["", "\"p1\""])
+        #expect(second?.source == .revalidated)
+    }
+
     @Test func aPosterWhoseHostSendsNoCacheHeadersIsKeptWithoutAskingAgain() async throws {
         // Given a poster from a host that sends no Cache-Control, Expires, Last-Modified or ETag
         let validators = Recorder<String>()

@@ -71,6 +71,7 @@ struct CacheDecisionTableTests {
         // RFC 5861
         .lookup("RFC 5861 3", "within stale-while-revalidate, serve and refresh", stored: ["Cache-Control": "max-age=10, stale-while-revalidate=100"], age: 50, "serve and refresh"),
         .lookup("RFC 5861 3", "past stale-while-revalidate, ask", stored: ["Cache-Control": "max-age=10, stale-while-revalidate=100"], age: 200, "ask"),
+        .lookup("own rule", "a policy refreshing in the foreground asks within stale-while-revalidate", stored: ["Cache-Control": "max-age=10, stale-while-revalidate=100"], policy: CachePolicy.useProtocol.refreshingInForeground(), age: 50, "ask"),
         .lookup("RFC 5861 3 + 5.2.2.2", "must-revalidate overrides stale-while-revalidate", stored: ["Cache-Control": "max-age=10, stale-while-revalidate=100, must-revalidate"], age: 50, "ask"),
         .lookup("RFC 5861 3 + 5.2.1.1", "the request's max-age overrides stale-while-revalidate", stored: ["Cache-Control": "max-age=10, stale-while-revalidate=100"], request: ["Cache-Control": "max-age=20"], age: 50, "ask"),
         // Vary (section 4.1)

@@ -38,6 +38,10 @@ public struct CachePolicy: Sendable, Hashable {
     /// (images, as Kingfisher and Nuke keep them whatever the headers say); it is read when the answer
     /// is used, so it is the endpoint's current policy that counts.
     public var assumedLifetime: Duration?
+    /// Whether a stale answer `stale-while-revalidate` allows is returned at once while it is refreshed
+    /// in the background (`true`, the default), or revalidated before it is returned (`false`: see
+    /// ``refreshingInForeground()``).
+    public var refreshesStaleInBackground = true
     /// Whether a stale answer may stand in for a failure at all (`false` for the network step of
     /// ``NetworkProvider/responses(for:)``, which has yielded the stored answer already).
     var servesStaleOnError = true
@@ -68,6 +72,17 @@ public struct CachePolicy: Sendable, Hashable {
     public func assumingLifetime(_ lifetime: Duration) -> CachePolicy {
         var policy = self
         policy.assumedLifetime = max(lifetime, .zero)
+        return policy
+    }
+
+    /// This policy, revalidating before it is returned a stale answer that `stale-while-revalidate`
+    /// would return at once and refresh in the background: for a process that may end before a
+    /// background refresh runs (a command-line tool, an app extension), where it would return the same
+    /// stale answer on every run.
+    /// - Returns: The policy with ``refreshesStaleInBackground`` off.
+    public func refreshingInForeground() -> CachePolicy {
+        var policy = self
+        policy.refreshesStaleInBackground = false
         return policy
     }
 

@@ -160,6 +160,9 @@ public enum PosterSource: String, Sendable, Codable, Hashable {
     case revalidated
     /// The on-disk cache, stale, because the image's host could not be reached.
     case stale
+    /// The on-disk cache, past its freshness, shown without asking its host (a policy that accepts any
+    /// age).
+    case outOfDate
 
     /// Where it came from, for a person: "from the network", "from disk, confirmed by its host", ….
     public var phrase: String {
@@ -169,6 +172,7 @@ public enum PosterSource: String, Sendable, Codable, Hashable {
         case .network: "from the network"
         case .revalidated: "from disk, confirmed by its host"
         case .stale: "from disk, out of date: its host could not be reached"
+        case .outOfDate: "from disk, out of date"
         }
     }
 }

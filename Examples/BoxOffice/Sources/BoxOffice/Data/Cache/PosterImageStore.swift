@@ -137,11 +137,13 @@ final class PosterImageStore: HTTPCacheStore {
 }
 
 extension PosterSource {
-    /// Where a poster's bytes came from, as the image provider's HTTP cache says: a stored answer is
-    /// `disk` (or `memory`, when the folder could not be used).
+    /// Where a poster's bytes came from, as the image provider's HTTP cache says: a fresh stored answer
+    /// is `disk` (or `memory`, when the folder could not be used); one past its freshness is never
+    /// labelled fresh.
     init(_ source: ResponseSource, onDisk: Bool) {
         switch source {
         case .network: self = .network
+        case .cache(_, isFresh: false): self = .outOfDate
         case .cache: self = onDisk ? .disk : .memory
         case .revalidated: self = .revalidated
         case .staleAfterError: self = .stale

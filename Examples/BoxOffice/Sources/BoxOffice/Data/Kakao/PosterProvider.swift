@@ -133,8 +133,10 @@ public final class PosterProvider: PosterProviding {
             try PosterError.checkImage(data, limit: Self.maximumImageBytes)
             try PosterError.checkCarriesNoKey(data, headers: response.allHeaderFields, secrets: secrets)
         }
-        endpoint.cachePolicy = .useProtocol.acceptingStaleOnError(upTo: Self.staleImageLimit)
-            .assumingLifetime(Self.assumedImageLifetime)
+        // A one-shot run ends before a background refresh would: a poster `stale-while-revalidate`
+        // allows is revalidated before it is shown, so a replaced poster is not shown old on every run.
+        endpoint.cachePolicy = .useProtocol.refreshingInForeground()
+            .acceptingStaleOnError(upTo: Self.staleImageLimit).assumingLifetime(Self.assumedImageLifetime)
         let response = try await KeysByURL.asking(for: url) {
             try await imageProvider.response(for: endpoint)
         }
