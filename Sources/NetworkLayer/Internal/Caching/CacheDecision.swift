@@ -60,7 +60,8 @@ enum CacheDecision: Sendable, Equatable {
         if anyAge { return .serve(age: freshness.age, isFresh: freshness.isFresh) }
         if rule == .useProtocol {
             if satisfies(control, freshness) { return .serve(age: freshness.age, isFresh: freshness.isFresh) }
-            if policy.refreshesStaleInBackground, freshness.allowsStaleWhileRevalidating, control.maxAge == nil,
+            if policy.refreshesStaleInBackground, freshness.allowsStaleWhileRevalidating,
+                control.maxAge == nil,
                 control.minFresh == nil
             {
                 return .serveAndRefresh(age: freshness.age)
