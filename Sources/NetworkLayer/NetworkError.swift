@@ -72,10 +72,10 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         /// refused with this. Set the configuration's `sharedContainerIdentifier` to an app group the app
         /// and the extension share.
         case backgroundSessionWithoutSharedContainer(identifier: String)
-        /// The provider's session was invalidated (by the system, as when another process uses its
-        /// background identifier, `backgroundSessionInUseByAnotherProcess`, or by the provider's own
-        /// teardown): no task is made on it, since URLSession raises an exception for a task of an
-        /// invalidated session. `reason` is the session's error, when it gave one.
+        /// The provider's session was invalidated (by the system, or by code that invalidated the
+        /// `URLSession` the provider exposes): no task is made on it, since URLSession raises an
+        /// exception for a task of an invalidated session. `reason` is the session's error, when it gave
+        /// one.
         case sessionInvalidated(endpoint: String, reason: String?)
     }
 

@@ -112,6 +112,23 @@ struct BackgroundStagingJournalTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
+    @Test func aFilePlacedByAProcessKilledBeforeItsEntryWentIsReportedPlacedNotMissing() async throws {
+        // Given a process that staged and placed a file, and was killed before removing its entry
+        let destination = folder.url.appendingPathComponent("placed-then-killed.bin")
+        try stageInAKilledProcess(try downloaded(Data("film".utf8)), for: destination)
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            $0.hasPrefix(".")
+        }
+        let part = folder.url.appendingPathComponent(try #require(hidden.first))
+        #expect(rename(part.path, destination.path) == 0)
+        // When the app is launched again
+        let reports = await relaunch()
+        // Then the download is reported as placed
+        #expect(reports.count == 1)
+        #expect(reports.first?.error == nil)
+        #expect(try Data(contentsOf: destination) == Data("film".utf8))
+    }
+
     @Test func aCallerThatPlacesItsStagedFileLeavesNothingJournaled() throws {
         // Given a background download's file staged for its caller
         let background = BackgroundTasks(identifier: "place", report: { _ in }, journal: journal)
@@ -159,12 +176,79 @@ struct BackgroundStagingJournalTests {
         try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-9")
         background.handleEvents { called.append("handler") }
         background.eventsFinished()
-        // When the caller places it
+        // When the caller places it (after anything the handler queue was given has run)
+        await withCheckedContinuation { done in background.handlerQueue.async { done.resume() } }
         let before = called.values
         _ = try file.move(to: destination)
         // Then the handler was called only after
         #expect(before.isEmpty)
         #expect(await eventually { called.values == ["handler"] })
+    }
+
+    @Test func aHandlerComingAfterItsEventsWaitsForACallerStillPlacingItsFile() async throws {
+        // Given a staged file whose caller has not placed it, and a batch that finished before its
+        // handler came (the usual order when the system wakes a suspended app)
+        let called = Recorder<String>()
+        let background = BackgroundTasks(
+            identifier: "late", report: { _ in }, handlerQueue: DispatchQueue(label: "late"),
+            journal: journal,
+            after: { _, _ in })
+        let destination = folder.url.appendingPathComponent("late.bin")
+        let file = DownloadTaskFile(
+            destination: destination, stagesAtOnce: true,
+            ledger: .init(background: background, endpoint: "GET a"))
+        try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-11")
+        background.eventsFinished()
+        // When the handler comes, and then the caller places its file
+        background.handleEvents { called.append("handler") }
+        await withCheckedContinuation { done in background.handlerQueue.async { done.resume() } }
+        let before = called.values
+        _ = try file.move(to: destination)
+        // Then the handler was held until the file was placed
+        #expect(before.isEmpty)
+        #expect(await eventually { called.values == ["handler"] })
+    }
+
+    @Test func aCallerThatGaveUpBeforeItsFileWasStagedLeavesNothingWaiting() async throws {
+        // Given a download its caller gave up on just as URLSession handed its file over
+        let called = Recorder<String>()
+        let background = BackgroundTasks(
+            identifier: "gave-up", report: { _ in }, handlerQueue: DispatchQueue(label: "gave-up"),
+            journal: journal, after: { _, _ in })
+        let file = DownloadTaskFile(
+            destination: folder.url.appendingPathComponent("gone.bin"), stagesAtOnce: true,
+            ledger: .init(background: background, endpoint: "GET a"))
+        file.discard()
+        try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-12")
+        // When the session's events are done
+        background.handleEvents { called.append("handler") }
+        background.eventsFinished()
+        // Then nothing is journaled or held: the handler is called at once
+        #expect(journal.pending().isEmpty)
+        #expect(await eventually { called.values == ["handler"] })
+    }
+
+    @Test func eachHoldsLimitReleasesOnlyItsOwnHandlers() async throws {
+        // Given a staged file no caller places, and two batches whose handlers are held for it
+        let called = Recorder<String>()
+        let fires = Locked<[@Sendable () -> Void]>([])
+        let background = BackgroundTasks(
+            identifier: "two", report: { _ in }, handlerQueue: DispatchQueue(label: "two"), journal: journal,
+            after: { _, work in fires.withLock { $0.append(work) } })
+        let file = DownloadTaskFile(
+            destination: folder.url.appendingPathComponent("two.bin"), stagesAtOnce: true,
+            ledger: .init(background: background, endpoint: "GET a"))
+        try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-13")
+        background.handleEvents { called.append("first") }
+        background.eventsFinished()
+        background.handleEvents { called.append("second") }
+        background.eventsFinished()
+        // When the first batch's limit passes
+        fires.withLock { $0 }.first?()
+        // Then only the first batch's handler is called
+        #expect(await eventually { called.values == ["first"] })
+        await withCheckedContinuation { done in background.handlerQueue.async { done.resume() } }
+        #expect(called.values == ["first"])
     }
 
     @Test func theSystemsHandlerIsCalledAfterTheHoldLimitIfACallerNeverPlacesItsFile() async throws {
@@ -186,6 +270,7 @@ struct BackgroundStagingJournalTests {
         background.handleEvents { called.append("handler") }
         background.eventsFinished()
         // When the hold limit passes
+        await withCheckedContinuation { done in background.handlerQueue.async { done.resume() } }
         let held = called.values
         fire.withLock { $0 }?()
         // Then the handler is called, after the limit, once

@@ -113,23 +113,17 @@ struct BackgroundTasksTests {
     }
 
     @Test func aHandlerGivenLongAfterTheEventsWaitsForTheEventsOfItsOwnWake() async {
-        // Given a session that delivered its events with no handler, and a clock the test moves
+        // Given a session that delivered its events with no handler, and a wall clock the test moves
         let queue = DispatchQueue(label: "handler")
-        let expire = Locked<[@Sendable () -> Void]>([])
-        let delays = Recorder<Duration>()
+        let clock = Locked(Date(timeIntervalSince1970: 1_800_000_000))
         let background = BackgroundTasks(
-            identifier: "downloads", report: { _ in }, handlerQueue: queue,
-            after: { delay, work in
-                delays.append(delay)
-                expire.withLock { $0.append(work) }
-            })
+            identifier: "downloads", report: { _ in }, handlerQueue: queue, now: { clock.withLock { $0 } })
         background.eventsFinished()
-        // When the late-handler window passes and a handler of a later wake comes
-        for work in expire.withLock({ $0 }) { work() }
+        // When a handler of a later wake comes, after the device slept an hour
+        clock.withLock { $0 += 3_600 }
         let calls = Recorder<Int>()
         await drained(queue) { background.handleEvents { calls.append(1) } }
         // Then it waits for that wake's events instead of being called before them
-        #expect(delays.values == [BackgroundTasks.lateHandlerWindow])
         #expect(calls.values.isEmpty)
         await drained(queue) { background.eventsFinished() }
         #expect(calls.values == [1])

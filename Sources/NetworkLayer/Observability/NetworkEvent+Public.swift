@@ -22,7 +22,7 @@ extension NetworkEvent {
             case .finished: "finished \(summary.endpointName) (\(facts))"
             case .failed(_, let error): "failed \(summary.endpointName) (\(facts)): \(Self.kind(of: error))"
             }
-        return NetworkError.oneLine(Credentials.redactValues(in: text))
+        return NetworkError.oneLine(Redaction.redact(text: text))
     }
 
     /// An error's kind, without its text: a ``NetworkError``'s case (a transport error with its code),

@@ -82,7 +82,9 @@ extension NetworkProvider {
             middlewares: middlewares, configuration: configuration,
             background: sessionConfiguration.identifier.map {
                 BackgroundTasks(
-                    identifier: $0, report: finishedInBackground, journal: .standard(for: $0))
+                    identifier: $0, report: finishedInBackground,
+                    journal: .standard(
+                        for: $0, sharedContainer: sessionConfiguration.sharedContainerIdentifier))
             },
             sendsCredentialHeaders: sendsCredentialHeaders)
     }

@@ -66,14 +66,15 @@ extension NetworkProvider {
     /// Goes on with a download a background report says stopped (the user force-quit the app, the
     /// system cancelled it), from the resume data URLSession left in ``BackgroundTransfer/resumeData``,
     /// asking only for the missing bytes; as ``download(_:to:resumeAttempts:progress:)`` does in every
-    /// other way. Without resume data, or with resume data URLSession cannot use (stale, or on Linux,
-    /// where FoundationNetworking has none), the download starts over.
+    /// other way. Without resume data, with resume data URLSession cannot use (stale: a failure that is
+    /// not transient), or on Linux (FoundationNetworking has none), the download starts over; a
+    /// transient failure of the resumed download is thrown, not answered by fetching the file again.
     ///
     /// ```swift
-    /// finishedInBackground: { transfer in
-    ///     guard transfer.cancellationReason == .userForceQuitApplication, transfer.resumeData != nil,
-    ///         case .download(let file) = transfer.kind else { return }
-    ///     Task { try await downloads.download(api.trailer(id), to: file, resuming: transfer) }
+    /// // In `finishedInBackground`, or later from what it saved: `trailer` is the endpoint the download
+    /// // was of, `file` its destination.
+    /// if transfer.cancellationReason == .userForceQuitApplication, transfer.resumeData != nil {
+    ///     _ = try await downloads.download(trailer, to: file, resuming: transfer)
     /// }
     /// ```
     /// - Parameters:

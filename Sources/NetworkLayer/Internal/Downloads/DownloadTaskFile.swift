@@ -191,23 +191,27 @@ final class DownloadTaskFile: Sendable {
         guard let (identity, size) = FileCalls.entry(at: partURL) else {
             throw NetworkError.file(POSIXError(.ENOENT))
         }
-        // A download given up while the file was staged keeps nothing.
-        let keeps = state.withLock { state in
-            guard !state.isDiscarded else { return false }
-            state.staged = (identity, size)
-            if ledger != nil, head != nil { state.journaled = journalName }
-            return true
-        }
-        guard keeps else {
-            FileCalls.remove(partURL, ifStill: identity)
-            return
-        }
-        // Journaled before the session's events are done: a process killed before its caller places
-        // the file leaves it to the next launch, not hidden for good.
+        // Journaled before the file is the caller's: a process killed before its caller places the
+        // file leaves it to the next launch, not hidden for good, and a caller that gives up meanwhile
+        // finds the entry to remove.
+        var journal: (ledger: Ledger, name: String)?
         if let ledger, let head, let journalName {
             ledger.background.staged(
                 name: journalName, endpoint: ledger.endpoint, destination: destination, part: partURL,
                 identity: identity, size: size, head: head)
+            journal = (ledger, journalName)
+        }
+        // A download given up while the file was staged keeps nothing.
+        let keeps = state.withLock { state in
+            guard !state.isDiscarded else { return false }
+            state.staged = (identity, size)
+            state.journaled = journal?.name
+            return true
+        }
+        guard keeps else {
+            FileCalls.remove(partURL, ifStill: identity)
+            if let journal { journal.ledger.background.stagingEnded(journal.name) }
+            return
         }
     }
 

@@ -19,8 +19,13 @@ extension NetworkProvider {
         /// Writes one chunk of a download to its file (tests inject a failing one); `write(2)` by default.
         var downloadWrites: (@Sendable (Data, Int32) -> NetworkError?)?
         /// Whether the process is an app extension (its bundle ends in `.appex`), where a background
-        /// configuration needs a shared container.
-        var isAppExtension = Bundle.main.bundlePath.hasSuffix(".appex")
+        /// configuration needs a shared container. Not on watchOS, where a watch app's code may run in a
+        /// WatchKit extension whose background sessions need none.
+        #if os(watchOS)
+            var isAppExtension = false
+        #else
+            var isAppExtension = Bundle.main.bundlePath.hasSuffix(".appex")
+        #endif
         /// Whether a configuration names a shared container (tests set it: on Linux the property cannot
         /// be set).
         var hasSharedContainer: @Sendable (URLSessionConfiguration) -> Bool = {

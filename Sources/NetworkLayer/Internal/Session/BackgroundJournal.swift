@@ -62,9 +62,26 @@ struct BackgroundJournal: Sendable {
     /// a folder named by the app's bundle identifier (`<bundle id>/NetworkLayer/BackgroundTransfers/…`,
     /// so another app sharing the folder, as Mac apps may, never replays these reports), or `nil` when
     /// the system names no such folder.
+    ///
+    /// With `sharedContainer` (the configuration's `sharedContainerIdentifier`, Apple platforms), the
+    /// journal is in that app group's container instead, named by the session's identifier only: a task
+    /// an extension started reports to the app when the extension no longer runs, and the app then reads
+    /// what the extension journaled.
     static func standard(
-        for identifier: String, bundleIdentifier: String? = Bundle.main.bundleIdentifier
+        for identifier: String, bundleIdentifier: String? = Bundle.main.bundleIdentifier,
+        sharedContainer: String? = nil
     ) -> BackgroundJournal? {
+        #if canImport(Darwin)
+            if let sharedContainer,
+                let group = FileManager.default.containerURL(
+                    forSecurityApplicationGroupIdentifier: sharedContainer)
+            {
+                return BackgroundJournal(
+                    folder: group.appendingPathComponent("Library/Application Support", isDirectory: true)
+                        .appendingPathComponent("NetworkLayer/BackgroundTransfers", isDirectory: true)
+                        .appendingPathComponent(folderName(for: identifier), isDirectory: true))
+            }
+        #endif
         guard
             let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)
                 .first

@@ -12,10 +12,12 @@ import Foundation
 /// refused, a later launch places (or removes) and reports each one still journaled, and the system's
 /// handler is held until the waiting callers are done, for ``handlerHoldLimit`` at most.
 extension BackgroundTasks {
-    /// Files staged for callers still waiting, by journal entry name, and the handlers held for them.
+    /// Files staged for callers still waiting, by journal entry name, and the handlers held for them,
+    /// by hold (each hold's limit releases its own handlers only).
     struct Staging: Sendable {
         var waiting: Set<String> = []
-        var held: [@Sendable () -> Void] = []
+        var held: [Int: [@Sendable () -> Void]] = [:]
+        var nextHold = 0
     }
 
     /// The longest the system's handler is held for callers still placing their files: 5 seconds, well
@@ -47,8 +49,8 @@ extension BackgroundTasks {
         let handlers = staging.withLock { staging -> [@Sendable () -> Void] in
             staging.waiting.remove(name)
             guard staging.waiting.isEmpty else { return [] }
-            defer { staging.held = [] }
-            return staging.held
+            defer { staging.held = [:] }
+            return staging.held.sorted { $0.key < $1.key }.flatMap(\.value)
         }
         call(handlers)
     }
@@ -57,28 +59,27 @@ extension BackgroundTasks {
     /// ``handlerHoldLimit``, whichever comes first.
     func hold(_ handlers: [@Sendable () -> Void]) {
         guard !handlers.isEmpty else { return }
-        let now = staging.withLock { staging -> Bool in
-            guard !staging.waiting.isEmpty else { return true }
-            staging.held += handlers
-            return false
+        let hold = staging.withLock { staging -> Int? in
+            guard !staging.waiting.isEmpty else { return nil }
+            let hold = staging.nextHold
+            staging.nextHold += 1
+            staging.held[hold] = handlers
+            return hold
         }
-        if now {
+        guard let hold else {
             call(handlers)
             return
         }
         after(Self.handlerHoldLimit) { [self] in
-            call(
-                staging.withLock { staging in
-                    defer { staging.held = [] }
-                    return staging.held
-                })
+            call(staging.withLock { $0.held.removeValue(forKey: hold) } ?? [])
         }
     }
 
     /// What a launch reports for a file an earlier one staged and never placed: the file moved into
-    /// place when it is still the file staged (the transport had accepted it, whole, before staging), or
-    /// ``NetworkError/file(_:)`` (`ENOENT`) when it is gone or another file is in its place, which is
-    /// left alone.
+    /// place when it is still the file staged (the transport had accepted it, whole, before staging);
+    /// success when the file at the destination is the one staged (placed, and the process killed before
+    /// the entry went); or ``NetworkError/file(_:)`` (`ENOENT`) when it is gone or another file is in its
+    /// place, which is left alone.
     func settle(_ transfer: BackgroundTransfer, staged: BackgroundJournal.StagedPart) -> BackgroundTransfer {
         guard case .download(let destination) = transfer.kind, !staged.name.contains("/") else {
             return transfer
@@ -94,6 +95,12 @@ extension BackgroundTasks {
                 FileCalls.remove(part, ifStill: entry.identity)
                 return failed(transfer, error as? NetworkError ?? .file(error))
             }
+        } else if let placed = FileCalls.entry(at: destination), placed.identity.device == staged.device,
+            placed.identity.inode == staged.inode, placed.size == staged.size
+        {
+            // Placed already (a rename keeps the file's inode): the process was killed after placing it,
+            // before the entry was removed.
+            return transfer
         } else {
             error = .file(POSIXError(.ENOENT))
         }

@@ -23,10 +23,9 @@ final class BackgroundTasks: Sendable {
 
     private struct Events: Sendable {
         var handlers: [@Sendable () -> Void] = []
-        var finishedWithoutHandler = false
-        /// Counts the batches that finished without a handler, so an expiry meant for one never clears
-        /// the mark of a later one.
-        var batch = 0
+        /// When a batch last finished with no handler waiting, on the wall clock (which, unlike uptime,
+        /// goes on while the device sleeps); `nil` once a handler took it.
+        var finishedWithoutHandlerAt: Date?
     }
 
     /// How long a batch that finished before its handler came waits for that handler: 10 seconds. A
@@ -53,6 +52,9 @@ final class BackgroundTasks: Sendable {
     /// This launch, told apart from earlier ones in the journal's staged entries.
     static let launch = UUID().uuidString
 
+    /// The wall clock: when a batch finished without a handler. Tests pass their own.
+    let now: @Sendable () -> Date
+
     /// - Parameters:
     ///   - identifier: The session's identifier.
     ///   - report: Called once per orphaned task that carries a ``Note``.
@@ -65,8 +67,10 @@ final class BackgroundTasks: Sendable {
         handlerQueue: DispatchQueue = .main, journal: BackgroundJournal? = nil,
         after: @escaping @Sendable (Duration, @escaping @Sendable () -> Void) -> Void = { delay, work in
             DispatchQueue.global().asyncAfter(deadline: .now() + delay.timeInterval, execute: work)
-        }
+        },
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.now = now
         self.identifier = identifier
         self.report = Locked(report)
         self.handlerQueue = handlerQueue
@@ -262,21 +266,27 @@ final class BackgroundTasks: Sendable {
     /// whatever tasks ended meanwhile (the batch it was given for may be the one already delivered, and
     /// a handler waiting for a batch that never comes would never be called).
     func handleEvents(_ handler: @escaping @Sendable () -> Void) {
-        let now = events.withLock { events -> Bool in
-            guard events.finishedWithoutHandler else {
+        let time = now()
+        let late = events.withLock { events -> Bool in
+            // A mark older than ``lateHandlerWindow`` was a batch of an earlier wake: this handler waits
+            // for the events of its own.
+            guard let finished = events.finishedWithoutHandlerAt,
+                time.timeIntervalSince(finished) <= Self.lateHandlerWindow.timeInterval
+            else {
+                events.finishedWithoutHandlerAt = nil
                 events.handlers.append(handler)
                 return false
             }
-            events.finishedWithoutHandler = false
+            events.finishedWithoutHandlerAt = nil
             return true
         }
-        guard now else { return }
-        // Events of a later batch may already be queued: they are delivered first.
-        let handlerQueue = handlerQueue
+        guard late else { return }
+        // Events of a later batch may already be queued: they are delivered first. A file staged for a
+        // caller still waiting holds it as it holds a handler that came in time.
         if let queue = delegateQueue.withLock({ $0 }) {
-            queue.addOperation { handlerQueue.async(execute: handler) }
+            queue.addOperation { [self] in hold([handler]) }
         } else {
-            handlerQueue.async(execute: handler)
+            hold([handler])
         }
     }
 
@@ -287,19 +297,11 @@ final class BackgroundTasks: Sendable {
     /// once the files staged for callers still waiting are placed or refused, or after
     /// ``handlerHoldLimit`` at the latest (``hold(_:)``).
     func eventsFinished() {
-        let (handlers, batch) = events.withLock { events -> ([@Sendable () -> Void], Int) in
+        let time = now()
+        let handlers = events.withLock { events -> [@Sendable () -> Void] in
             defer { events.handlers = [] }
-            events.finishedWithoutHandler = events.handlers.isEmpty
-            events.batch += 1
-            return (events.handlers, events.batch)
-        }
-        if handlers.isEmpty {
-            // The mark expires: a handler of a later wake must wait for that wake's events.
-            after(Self.lateHandlerWindow) { [self] in
-                events.withLock { events in
-                    if events.batch == batch { events.finishedWithoutHandler = false }
-                }
-            }
+            events.finishedWithoutHandlerAt = events.handlers.isEmpty ? time : nil
+            return events.handlers
         }
         hold(handlers)
     }

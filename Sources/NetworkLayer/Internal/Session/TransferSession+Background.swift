@@ -28,13 +28,14 @@ extension TransferSession {
         // A session the system invalidates is forgotten: a provider made again makes a new one.
         if isNew {
             let identifier = background.identifier
-            session.delegate.onInvalidation.withLock { action in
-                action = { [weak session] in
-                    backgroundSessions.withLock { sessions in
-                        if let session, sessions[identifier] === session { sessions[identifier] = nil }
-                    }
+            let forget: @Sendable () -> Void = { [weak session] in
+                backgroundSessions.withLock { sessions in
+                    if let session, sessions[identifier] === session { sessions[identifier] = nil }
                 }
             }
+            session.delegate.onInvalidation.withLock { $0 = forget }
+            // Invalidated before the action was in place: forgotten now.
+            if session.delegate.invalidation.withLock({ $0 }) != nil { forget() }
         }
         if !isNew { session.background?.reportTo(background.currentReport) }
         return session

@@ -109,6 +109,7 @@ final class TransferSession: Sendable {
         _ request: URLRequest, uploading body: UploadBody? = nil, note: BackgroundTasks.Note? = nil,
         handler: TransferHandler
     ) {
+        guard !refusedAsInvalidated(request, handler: handler) else { return }
         let request = withCredentials(request)
         let task =
             switch body {
@@ -126,10 +127,25 @@ final class TransferSession: Sendable {
         _ request: URLRequest, resumingFrom resumeData: Data?, note: BackgroundTasks.Note? = nil,
         handler: TransferHandler
     ) {
+        guard !refusedAsInvalidated(request, handler: handler) else { return }
+        // FoundationNetworking gives no resume data, and a task made from some fails at once and can
+        // trap inside it (a registry assertion, seen under load): there the download starts over.
+        let resumeData = runsOnFoundationNetworking ? nil : resumeData
         let task =
             resumeData.map { session.downloadTask(withResumeData: $0) }
             ?? session.downloadTask(with: withCredentials(request))
         run(task, note: note, handler: handler)
+    }
+
+    /// Whether the session was invalidated, so no task may be made on it (URLSession raises an exception
+    /// for one): `handler` then fails with ``NetworkError/InvalidRequest/sessionInvalidated(endpoint:reason:)``.
+    /// Asked before every task, a resume's and a retry's included.
+    private func refusedAsInvalidated(_ request: URLRequest, handler: TransferHandler) -> Bool {
+        guard let reason = delegate.invalidation.withLock({ $0 }) else { return false }
+        handler.fail(
+            NetworkError.invalidRequest(
+                .sessionInvalidated(endpoint: Redaction.redact(request.url), reason: reason)))
+        return true
     }
 
     /// How many tasks have a caller's handler (for tests).
