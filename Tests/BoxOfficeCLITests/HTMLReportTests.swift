@@ -56,6 +56,21 @@ struct HTMLReportTests {
         #expect(html.contains("The details of 1 of 1 film came from the cache, saved 2026-11-18 11:06 UTC."))
     }
 
+    @Test func theFooterNamesTheFailureACachedChartStoodInFor() {
+        // Given a report whose chart came from the cache because KOBIS refused the key
+        let saved = Date(timeIntervalSince1970: 1_795_000_000)
+        let refused = "KOBIS refused the request: KOBIS error 320010"
+        let report = BoxOfficeReport(
+            day: Self.day, films: [film("검은 바다")],
+            chartOrigin: .cacheAfterFailure(savedAt: saved, failure: refused))
+        // When
+        let html = HTMLReport.render(
+            report, isDemo: false, generated: Date(timeIntervalSince1970: 1_795_100_000))
+        // Then the footer says why, not only when
+        #expect(
+            html.contains("The chart came from the cache, saved 2026-11-18 11:06 UTC, because \(refused)."))
+    }
+
     @Test func theFooterSaysAFreshChartWasFetchedWhenThePageWasMade() {
         let html = page([film("검은 바다")])
         #expect(html.contains("The chart and the details were read when the page was made."))

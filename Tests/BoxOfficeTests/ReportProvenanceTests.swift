@@ -37,6 +37,22 @@ struct ReportProvenanceTests {
             ])
     }
 
+    @Test func detailsShownAfterARefusedKeySayWhyNotThatTheNetworkWasNotAsked() async {
+        // Given films' details kept past their freshness, shown because KOBIS refused the key
+        let refused = "KOBIS refused the request: KOBIS error 320010: 유효하지않은 키값입니다."
+        let viewModel = BoxOfficeReportViewModel(
+            charts: StubCharts(),
+            movies: SelectiveMovies(origin: .cacheAfterFailure(savedAt: saved, failure: refused)),
+            posters: StubPosters(result: .success(nil)))
+        // When
+        await viewModel.load(day("2026-11-21"))
+        // Then the note names the refusal
+        #expect(
+            viewModel.notes.value == [
+                "the details of 3 of 3 films came from the cache (saved 2026-11-18 11:06 UTC) because \(refused)"
+            ])
+    }
+
     @Test func aReportFromTheNetworkHasNoNotes() async {
         let viewModel = BoxOfficeReportViewModel(
             charts: StubCharts(), movies: SelectiveMovies(), posters: StubPosters(result: .success(nil)))

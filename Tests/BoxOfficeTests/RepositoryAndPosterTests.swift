@@ -173,10 +173,13 @@ struct PosterRevalidationTests {
     func provider(
         imageBody: Data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), offline: OfflineFlag,
         validators: Recorder<String>,
-        imageHeaders: [String: String] = ["ETag": "\"p1\"", "Cache-Control": "max-age=0"]
+        imageHeaders: [String: String] = ["ETag": "\"p1\"", "Cache-Control": "max-age=0"],
+        imageURL: String = "https://images.example/p.png"
     ) -> PosterProvider {
         let search =
-            #"{"documents":[{"image_url":"https://images.example/p.png","thumbnail_url":"","width":1,"height":1,"display_sitename":"","doc_url":"","collection":"","datetime":""}],"meta":{"is_end":true,"pageable_count":1,"total_count":1}}"#
+            #"{"documents":[{"image_url":""#
+            + imageURL
+            + #"","thumbnail_url":"","width":1,"height":1,"display_sitename":"","doc_url":"","collection":"","datetime":""}],"meta":{"is_end":true,"pageable_count":1,"total_count":1}}"#
         let session = StubSession { request in
             if request.url?.path.hasSuffix("/v2/search/image") == true {
                 return (Data(search.utf8), try StubSession.makeResponse(for: request, status: 200))
@@ -223,6 +226,23 @@ struct PosterRevalidationTests {
         // Then its host was asked before it was shown, and it is not labelled fresh from disk
         #expect(validators.values == ["", "\"p1\""])
         #expect(second?.source == .revalidated)
+    }
+
+    @Test(arguments: [
+        "https://images.example/p.png#large", "https://images.example/p.png?token=abc123xyz",
+        "https://images.example/p.png?X-Amz-Signature=0123456789abcdef",
+    ])
+    func aPosterKeptOnDiskIsSaidToBeOnDiskWhateverItsURLCarries(imageURL: String) async throws {
+        // Given a poster whose URL has a fragment or a credential-like query item
+        let posters = provider(offline: OfflineFlag(), validators: Recorder(), imageURL: imageURL)
+        let movie = details("20261001", "별빛 우체국")
+        // When it is downloaded, and asked for again
+        let first = try await posters.poster(for: movie)
+        let second = try await posters.poster(for: movie)
+        // Then both name the file on disk that holds it
+        #expect(first?.file != nil)
+        #expect(second?.file != nil)
+        #expect(second?.source != .memory)
     }
 
     @Test func aPosterWhoseHostSendsNoCacheHeadersIsKeptWithoutAskingAgain() async throws {

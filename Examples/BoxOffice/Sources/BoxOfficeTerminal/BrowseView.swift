@@ -212,6 +212,10 @@ final class BrowseView: BrowsePresenting {
             var lines: [String] = []
             if let movie = viewModel.details.value {
                 lines = Renderers.details(movie, poster: viewModel.poster.value, screen: screenSize)
+                // Cached details, and why (a refused key), as `movie` says on standard error.
+                if let note = ChartNotes.origin(movie.origin, of: "these details") {
+                    lines += ["", style.dim(screenSize.line("note: " + note))]
+                }
             } else if let error = viewModel.errorMessage.value {
                 lines = [style.red("error: " + screenSize.line(error))]
             } else {

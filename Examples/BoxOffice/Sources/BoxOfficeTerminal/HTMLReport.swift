@@ -67,13 +67,18 @@ enum HTMLReport {
     static func provenance(_ report: BoxOfficeReport) -> String {
         var sentences: [String] = []
         if let savedAt = report.chartOrigin.savedAt {
-            sentences.append("The chart came from the cache, saved \(ChartNotes.timestamp(savedAt)).")
+            var sentence = "The chart came from the cache, saved \(ChartNotes.timestamp(savedAt))"
+            if case .cacheAfterFailure(_, let failure) = report.chartOrigin {
+                sentence += ", because \(failure)"
+            }
+            sentences.append(sentence + ".")
         }
         let details = report.films.map(\.details)
         if let (count, saved) = ChartNotes.cachedDetails(details) {
+            let because = ChartNotes.failure(of: details).map { ", because \($0)" } ?? ""
             sentences.append(
-                "The details of \(count) of \(ChartNotes.films(details.count)) came from the cache, saved \(saved)."
-            )
+                "The details of \(count) of \(ChartNotes.films(details.count)) came from the cache, saved \(saved)"
+                    + because + ".")
         }
         if sentences.isEmpty { return "The chart and the details were read when the page was made." }
         return sentences.joined(separator: " ")

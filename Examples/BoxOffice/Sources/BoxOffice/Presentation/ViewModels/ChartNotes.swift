@@ -26,11 +26,27 @@ public enum ChartNotes {
     }
 
     /// "the details of N of M films came from the cache (saved T), not the network" (saved T1 to T2 when
-    /// they were saved at different times), or `nil` when none did. A film without details counts in M.
+    /// they were saved at different times); when the service failed for any of them, "… because <the
+    /// failure>" instead, naming it as ``origin(_:of:)`` does; `nil` when none did. A film without
+    /// details counts in M.
     public static func detailsOrigin(_ details: [MovieDetails?]) -> String? {
         guard let (count, range) = cachedDetails(details) else { return nil }
-        return "the details of \(count) of \(films(details.count)) came from the cache (saved \(range)), "
-            + "not the network"
+        let head = "the details of \(count) of \(films(details.count)) came from the cache (saved \(range))"
+        guard let failure = failure(of: details) else { return head + ", not the network" }
+        return head + " because \(failure)"
+    }
+
+    /// The failure the service answered when the cache stood in for it, for any of `details`: the first,
+    /// and how many others there were.
+    public static func failure(of details: [MovieDetails?]) -> String? {
+        let failures = Set(
+            details.compactMap { details -> String? in
+                guard case .cacheAfterFailure(_, let failure)? = details?.origin else { return nil }
+                return failure
+            }
+        ).sorted()
+        guard let first = failures.first else { return nil }
+        return failures.count == 1 ? first : first + " (and \(failures.count - 1) other failures)"
     }
 
     /// How many of `details` came from the cache, and when they were saved (`T`, or `T1 to T2`);
