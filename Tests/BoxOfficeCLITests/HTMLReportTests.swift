@@ -214,3 +214,45 @@ struct InlineImageTests {
         #expect(InlineImage.kitty.sequence(for: Data([0xFF, 0xD8, 0xFF, 0xE0]), columns: 24) == nil)
     }
 }
+
+/// Every `--json` answer says where it came from, stably: the source, when it was saved, and why the
+/// cache stood in.
+@Suite("--json: where each answer came from")
+struct JSONOriginTests {
+    func json(_ origin: DataOrigin, isDemo: Bool = false) throws -> [String: Any] {
+        let text = try JSONOutput.render(JSONOutput.Origin(origin: origin, isDemo: isDemo), scrub: { $0 })
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func aChartShownAfterARevokedKeyNamesTheRefusalsKindCodeAndSaveTime() throws {
+        // Given a chart the cache stood in for after KOBIS refused the key
+        let saved = Date(timeIntervalSince1970: 1_795_000_000)
+        let origin = DataOrigin.cacheAfterFailure(
+            savedAt: saved, failure: "KOBIS refused the request: KOBIS error 320010: 유효하지않은 키값입니다.")
+        // When it is written as JSON
+        let object = try json(origin)
+        // Then it says so, with the failure's kind and code
+        #expect(object["source"] as? String == "cacheAfterFailure")
+        #expect(object["savedAt"] as? String == "2026-11-18T11:06:40Z")
+        let failure = try #require(object["failure"] as? [String: Any])
+        #expect(failure["kind"] as? String == "refused")
+        #expect(failure["code"] as? String == "320010")
+    }
+
+    @Test(arguments: [
+        (DataOrigin.network, false, "network"),
+        (.cache(savedAt: Date(timeIntervalSince1970: 0)), false, "cache"),
+        (.network, true, "demo"),
+    ])
+    func eachSourceIsNamed(origin: DataOrigin, isDemo: Bool, source: String) throws {
+        #expect(try json(origin, isDemo: isDemo)["source"] as? String == source)
+    }
+
+    @Test func aServerFailureIsNamedByItsStatus() throws {
+        let object = try json(
+            .cacheAfterFailure(savedAt: Date(), failure: "KOBIS failed: HTTP 503 from https://kobis"))
+        let failure = try #require(object["failure"] as? [String: Any])
+        #expect(failure["kind"] as? String == "failed")
+        #expect(failure["code"] as? String == "503")
+    }
+}

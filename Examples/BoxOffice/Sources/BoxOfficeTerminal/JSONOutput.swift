@@ -16,6 +16,58 @@ enum JSONOutput {
     struct Daily: Encodable {
         let date: String
         let movies: [Row]
+        let origin: Origin
+    }
+
+    /// Where an answer came from: `{"source", "savedAt", "failure"}`. `source` is `network`, `cache`
+    /// (fresh, no request), `cacheAfterFailure` (kept past its freshness, shown because the service
+    /// failed) or `demo`; `savedAt` is when a cached value was saved (ISO 8601, UTC), else `null`;
+    /// `failure` is `null`, or `{"kind", "code", "message"}` for `cacheAfterFailure`: `kind` is
+    /// `refused` (the API's own error, `code` its number, such as `"320010"`), `failed` (a `5xx`, `code`
+    /// the status) or `unreachable` (`code` `null`).
+    struct Origin: Encodable {
+        let origin: DataOrigin
+        let isDemo: Bool
+
+        enum CodingKeys: String, CodingKey { case source, savedAt, failure }
+        enum FailureKeys: String, CodingKey { case kind, code, message }
+
+        func encode(to encoder: any Encoder) throws {
+            let clean = JSONOutput.scrubber(encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            let source: String
+            switch origin {
+            case _ where isDemo: source = "demo"
+            case .network: source = "network"
+            case .cache: source = "cache"
+            case .cacheAfterFailure: source = "cacheAfterFailure"
+            }
+            try container.encode(source, forKey: .source)
+            let formatter = ISO8601DateFormatter()
+            try container.encode(origin.savedAt.map(formatter.string(from:)), forKey: .savedAt)
+            guard case .cacheAfterFailure(_, let failure) = origin else {
+                try container.encodeNil(forKey: .failure)
+                return
+            }
+            var nested = container.nestedContainer(keyedBy: FailureKeys.self, forKey: .failure)
+            let (kind, code) = Self.kindAndCode(of: failure)
+            try nested.encode(kind, forKey: .kind)
+            try nested.encode(code, forKey: .code)
+            try nested.encode(clean(failure), forKey: .message)
+        }
+
+        /// The failure's kind, read from the words the data layer says it with, and its code: KOBIS's
+        /// error number for a refusal, the HTTP status for a failure.
+        static func kindAndCode(of failure: String) -> (kind: String, code: String?) {
+            func number(after marker: String) -> String? {
+                guard let range = failure.range(of: marker) else { return nil }
+                let digits = failure[range.upperBound...].prefix { $0.isASCII && $0.isNumber }
+                return digits.isEmpty ? nil : String(digits)
+            }
+            if failure.hasPrefix("KOBIS refused") { return ("refused", number(after: "KOBIS error ")) }
+            if failure.hasPrefix("KOBIS failed") { return ("failed", number(after: "HTTP ")) }
+            return ("unreachable", nil)
+        }
     }
 
     struct Row: Encodable {
@@ -48,10 +100,11 @@ enum JSONOutput {
     struct Movie: Encodable {
         let movie: MovieDetails
         let poster: Poster?
+        let isDemo: Bool
 
         enum CodingKeys: String, CodingKey {
             case movieCode, title, englishTitle, openDate, runtimeMinutes, productionYear, genres, directors
-            case actors, nations, watchGrade, companies, poster
+            case actors, nations, watchGrade, companies, poster, origin
         }
 
         enum PosterKeys: String, CodingKey {
@@ -73,6 +126,7 @@ enum JSONOutput {
             try container.encode(movie.nations.map(clean), forKey: .nations)
             try container.encode(movie.watchGrade.map(clean), forKey: .watchGrade)
             try container.encode(movie.companies.map(clean), forKey: .companies)
+            try container.encode(Origin(origin: movie.origin, isDemo: isDemo), forKey: .origin)
             if let poster {
                 var nested = container.nestedContainer(keyedBy: PosterKeys.self, forKey: .poster)
                 try nested.encode(clean(poster.url.absoluteString), forKey: .url)

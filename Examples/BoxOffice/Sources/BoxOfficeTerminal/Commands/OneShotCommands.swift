@@ -29,7 +29,10 @@ extension BoxOfficeApp {
         if json {
             output.print(
                 try JSONOutput.render(
-                    JSONOutput.Daily(date: day.dashed, movies: entries.map(JSONOutput.Row.init)),
+                    JSONOutput.Daily(
+                        date: day.dashed, movies: entries.map(JSONOutput.Row.init),
+                        origin: JSONOutput.Origin(
+                            origin: viewModel.origin.value, isDemo: !environment.isKobisLive)),
                     scrub: output.scrubbed))
             return 0
         }
@@ -69,7 +72,8 @@ extension BoxOfficeApp {
         if json {
             output.print(
                 try JSONOutput.render(
-                    JSONOutput.Movie(movie: details, poster: poster), scrub: output.scrubbed))
+                    JSONOutput.Movie(movie: details, poster: poster, isDemo: !environment.isKobisLive),
+                    scrub: output.scrubbed))
         } else {
             output.print(
                 Renderers.details(details, poster: viewModel.poster.value, screen: screen).joined(

@@ -29,6 +29,9 @@ public final class DailyBoxOfficeViewModel {
     /// What to tell beside the chart shown: rows dropped beyond the top ten, and whether it came from the
     /// cache rather than the network. Empty when there is nothing to tell.
     public let notes = Observable<[String]>([])
+    /// Where the shown chart came from (the service, or the cache and why); `.network` before one is
+    /// shown.
+    public let origin = Observable<DataOrigin>(.network)
     /// List or grid.
     public let displayMode: Observable<DisplayMode>
 
@@ -72,6 +75,7 @@ public final class DailyBoxOfficeViewModel {
                     : try await repository.dailyBoxOffice(for: day)
                 guard current == self.generation else { return }
                 self.entries.value = chart.entries
+                self.origin.value = chart.origin
                 self.notes.value = [
                     ChartNotes.omitted(chart),
                     ChartNotes.origin(chart.origin, of: "the chart for \(day)"),
