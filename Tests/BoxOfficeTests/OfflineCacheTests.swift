@@ -9,7 +9,7 @@ import Testing
 @Suite("The offline cache of charts and details")
 struct OfflineCacheTests {
     /// An origin that counts its calls and answers a one-film chart titled `title`.
-    final class CountingOrigin: BoxOfficeRepository, MovieRepository, @unchecked Sendable {
+    class CountingOrigin: BoxOfficeRepository, MovieRepository, @unchecked Sendable {
         // @unchecked Sendable: `calls` is a Recorder (locked); `title` and `failure` are set before use.
         let calls = Recorder<String>()
         var title = "검은 바다"
@@ -33,6 +33,14 @@ struct OfflineCacheTests {
             calls.append("movie \(code)")
             if let failure { throw failure }
             return details(code, title)
+        }
+    }
+
+    /// An origin whose chart has rows the first time and none after.
+    final class EmptyAfterFirst: CountingOrigin, @unchecked Sendable {
+        override func dailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
+            let chart = try await super.dailyBoxOffice(for: day)
+            return calls.values.count == 1 ? chart : DailyBoxOffice(day: day, entries: [], omittedEntries: 0)
         }
     }
 
@@ -126,6 +134,21 @@ struct OfflineCacheTests {
         await #expect(throws: BoxOfficeError.unreachable("no connection")) {
             try await repository(origin).movieDetails(code: "20261001")
         }
+    }
+
+    @Test func anEmptyChartFromKobisDoesNotReplaceAKeptChartWithRows() async throws {
+        // Given yesterday's chart with rows, kept and now past its hour, and a KOBIS that answers empty
+        let origin = EmptyAfterFirst()
+        let yesterday = today.previous
+        _ = try await repository(origin).dailyBoxOffice(for: yesterday)
+        time.advance(seconds: 2 * 3_600)
+        let empty = try await repository(origin).dailyBoxOffice(for: yesterday)
+        // When KOBIS then cannot be reached
+        origin.failure = .unreachable("no connection")
+        let shown = try await repository(origin).dailyBoxOffice(for: yesterday)
+        // Then the empty answer was shown once, and the kept chart with rows stands in for the failure
+        #expect(empty.entries.isEmpty)
+        #expect(shown.entries.count == 1)
     }
 
     @Test func aRevokedKeyIsNamedWhenAnOlderChartIsShownInstead() async throws {

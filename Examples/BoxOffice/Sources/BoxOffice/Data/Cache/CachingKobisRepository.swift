@@ -88,12 +88,17 @@ public final class CachingKobisRepository: BoxOfficeRepository, MovieRepository 
     }
 
     /// The chart for `day` from the origin, past the cache, which then keeps it in place of what it held
-    /// (unless it carries a key, or is today's).
+    /// (unless it carries a key, is today's, or is empty where the kept one has rows).
     public func refreshedDailyBoxOffice(for day: Day) async throws -> DailyBoxOffice {
         let today = Day.inKorea(at: now())
         let chart = try Self.dated(
             try await origin.dailyBoxOffice(for: day), day: day, today: today, at: now())
-        if let expiration = chart.diskExpiration, (try? NotKept.unless(chart.value, carries: secrets)) != nil
+        // An empty answer (a glitch) never replaces a chart with rows: that one stays for a later look.
+        let replacesRows =
+            chart.value.entries.isEmpty
+            ? await charts.cached(forKey: chartKey(day)).map { !$0.0.entries.isEmpty } ?? false : false
+        if let expiration = chart.diskExpiration, !replacesRows,
+            (try? NotKept.unless(chart.value, carries: secrets)) != nil
         {
             await charts.store(chart.value, forKey: chartKey(day), expiration: expiration)
         }
