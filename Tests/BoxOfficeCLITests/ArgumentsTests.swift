@@ -149,6 +149,15 @@ struct TextWidthTests {
         #expect(TextWidth.of("🎬") == 2)
     }
 
+    @Test func decomposedHangulTakesTheColumnsItsComposedFormDoes() {
+        // Given a title decomposed into jamo (NFD), as some servers and file systems send it
+        let title = "검은 바다"
+        let decomposed = title.decomposedStringWithCanonicalMapping
+        #expect(decomposed.unicodeScalars.count > title.unicodeScalars.count)
+        // When, Then it takes the columns the composed title does, as terminals draw it
+        #expect(TextWidth.of(decomposed) == TextWidth.of(title))
+    }
+
     @Test(arguments: ["🚀", "🟠", "🪐", "🫠", "⚡", "🇰🇷", "👍🏽", "👨\u{200D}👩\u{200D}👧", "❤\u{FE0F}"])
     func emojiTakeTwoColumnsAsTerminalsDrawThem(emoji: String) {
         #expect(TextWidth.of(emoji) == 2)

@@ -53,6 +53,20 @@ struct ReportProvenanceTests {
             ])
     }
 
+    @Test func detailsSavedWithinOneMinuteReadAsOneTime() {
+        // Given two films' details saved 10 seconds apart, in one minute
+        func film(savedAt: Date) -> MovieDetails {
+            MovieDetails(
+                movieCode: "1", title: "t", englishTitle: "", openDate: nil, runtimeMinutes: nil,
+                productionYear: nil,
+                genres: [], directors: [], actors: [], nations: [], watchGrade: nil, companies: [],
+                origin: .cache(savedAt: savedAt))
+        }
+        let details = [film(savedAt: saved), film(savedAt: saved.addingTimeInterval(10))]
+        // When, Then the note gives one time, not "T to T"
+        #expect(ChartNotes.cachedDetails(details)?.saved == "2026-11-18 11:06 UTC")
+    }
+
     @Test func aReportFromTheNetworkHasNoNotes() async {
         let viewModel = BoxOfficeReportViewModel(
             charts: StubCharts(), movies: SelectiveMovies(), posters: StubPosters(result: .success(nil)))

@@ -1,5 +1,5 @@
-/// Terminal column widths, measured per character (grapheme cluster) as terminals draw them: Hangul,
-/// CJK and emoji take two columns, combining marks none. An emoji is two columns however it is built: a
+/// Terminal column widths, measured per character (grapheme cluster) as terminals draw them: Hangul
+/// (composed, or decomposed into jamo), CJK and emoji take two columns, combining marks none. An emoji is two columns however it is built: a
 /// scalar with emoji presentation (🚀, 🪐, ⚡), a text symbol made emoji by U+FE0F (❤️), a skin tone or a
 /// ZWJ family, and a flag (a pair of regional indicators, or a lone one).
 enum TextWidth {
@@ -29,6 +29,9 @@ enum TextWidth {
         default: break
         }
         if value == 0x200D { return 0 }
+        // Hangul's medial vowels and final consonants (decomposed, NFD) join the leading consonant
+        // before them: terminals draw them in its two columns.
+        if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }
         let wide: [ClosedRange<UInt32>] = [
             0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x2E80...0x303E,
             0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F,

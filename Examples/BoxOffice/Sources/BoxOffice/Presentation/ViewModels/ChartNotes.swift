@@ -54,7 +54,9 @@ public enum ChartNotes {
     public static func cachedDetails(_ details: [MovieDetails?]) -> (count: Int, saved: String)? {
         let dates = details.compactMap { $0?.origin.savedAt }
         guard let first = dates.min(), let last = dates.max() else { return nil }
-        let range = first == last ? timestamp(first) : "\(timestamp(first)) to \(timestamp(last))"
+        // Two saves in one minute read as one time, not "T to T".
+        let (from, to) = (timestamp(first), timestamp(last))
+        let range = from == to ? from : "\(from) to \(to)"
         return (dates.count, range)
     }
 
