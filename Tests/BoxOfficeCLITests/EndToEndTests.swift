@@ -53,6 +53,23 @@ struct EndToEndTests {
         #expect(result.output.contains("검은 바다"))
     }
 
+    @Test func anOfflineFilmSaysItIsTheDemosAndItsPosterWasDrawnNotDownloaded() async throws {
+        // When a film is shown offline, as text and as JSON, each with an empty cache
+        let (first, second) = (TemporaryFolder(), TemporaryFolder())
+        let text = try await runBoxOffice(
+            ["movie", "20261002", "--offline"], environment: ["BOXOFFICE_CACHE_DIR": first.url.path])
+        let json = try await runBoxOffice(
+            ["movie", "20261002", "--offline", "--json"],
+            environment: ["BOXOFFICE_CACHE_DIR": second.url.path])
+        // Then it says the data are the demo's, and the poster is not said to come from the network
+        #expect(text.status == 0)
+        #expect(text.errors.contains("these are the demo data"))
+        #expect(text.output.contains("generated for the demo"))
+        #expect(!text.output.contains("from the network"))
+        let movie = try JSONDecoder().decode(MovieJSON.self, from: Data(json.output.utf8))
+        #expect(movie.poster?.source == "demo")
+    }
+
     @Test func dailyJSONFollowsTheContract() async throws {
         // When
         let result = try await runBoxOffice(["daily", "--date", "2026-11-19", "--json", "--offline"])
@@ -82,7 +99,7 @@ struct EndToEndTests {
         #expect(movie.title == "별빛 우체국")
         #expect(movie.openDate == "2026-10-15")
         #expect(movie.runtimeMinutes == 118)
-        #expect(movie.poster?.source == "network")
+        #expect(movie.poster?.source == "demo")
         let again = try JSONDecoder().decode(MovieJSON.self, from: Data(second.output.utf8))
         #expect(again.poster?.source == "disk")
         let file = try #require(again.poster?.file)

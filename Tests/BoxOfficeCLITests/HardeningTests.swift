@@ -231,7 +231,7 @@ struct HardeningTests {
         #expect(result.errors.contains("posters are kept in memory only"))
         let movie = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         let poster = movie?["poster"] as? [String: Any]
-        #expect(poster?["source"] as? String == "network")
+        #expect(poster?["source"] as? String == "demo")
         #expect(poster?["file"] is NSNull)
     }
 

@@ -163,6 +163,8 @@ public enum PosterSource: String, Sendable, Codable, Hashable {
     /// The on-disk cache, past its freshness, shown without asking its host (a policy that accepts any
     /// age).
     case outOfDate
+    /// Generated for the demo (no Kakao key, or `--offline`): no image host was asked.
+    case demo
 
     /// Where it came from, for a person: "from the network", "from disk, confirmed by its host", ….
     public var phrase: String {
@@ -173,6 +175,7 @@ public enum PosterSource: String, Sendable, Codable, Hashable {
         case .revalidated: "from disk, confirmed by its host"
         case .stale: "from disk, out of date: its host could not be reached"
         case .outOfDate: "from disk, out of date"
+        case .demo: "generated for the demo"
         }
     }
 }

@@ -62,9 +62,16 @@ extension BoxOfficeApp {
             return 1
         }
         if let note = ChartNotes.origin(details.origin, of: "the details of \(code)") { output.note(note) }
+        if !environment.isKobisLive {
+            output.note("these are the demo data; set KOBIS_API_KEY for live data.")
+        }
         var poster: Poster?
         switch viewModel.poster.value {
-        case .loaded(let found): poster = found
+        case .loaded(let found):
+            // The demo's posters are drawn by the app: one its cache did not hold came from no host.
+            poster =
+                environment.isKakaoLive || found.source != .network
+                ? found : Poster(url: found.url, file: found.file, imageData: found.imageData, source: .demo)
         case .notFound: output.warning("no poster found for \(details.title)")
         case .failed(let reason): output.warning("poster unavailable: \(reason)")
         case .loading, .notRequested: break
@@ -76,7 +83,10 @@ extension BoxOfficeApp {
                     scrub: output.scrubbed))
         } else {
             output.print(
-                Renderers.details(details, poster: viewModel.poster.value, screen: screen).joined(
+                Renderers.details(
+                    details, poster: poster.map { .loaded($0) } ?? viewModel.poster.value, screen: screen
+                )
+                .joined(
                     separator: "\n"))
             let terminal = InlineImage.detect(environment: variables, isTerminal: isatty(STDOUT_FILENO) != 0)
             if let poster, let image = terminal?.sequence(for: poster.imageData, columns: 24) {
