@@ -195,6 +195,28 @@ final class BackgroundSessionTests: Sendable {
         #expect(try Data(contentsOf: destination) == patterned(200_000, period: 251))
     }
 
+    @Test func anOrphanedDownloadWhoseDestinationCannotBeReachedIsKeptAndReportedWhereItIs() async throws {
+        // Given a download of the process before, to a folder this process cannot reach (gone)
+        let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)
+        let provider = provider(reporting: reporter)
+        let (endpoint, _) = ranged(bytes: 1_000)
+        let destination = folder.appendingPathComponent("gone/orphan.bin")
+        // When it finishes
+        let task = try session(of: provider).downloadTask(with: try endpoint.makeRequest())
+        orphan(task, note: .init(endpoint: "trailer", destination: destination))
+        let transfer = try await firstReport(of: reports)
+        // Then the file is kept and reported with where it is, and the failure says why
+        let kept = try #require(transfer.unplacedFile)
+        #expect(try Data(contentsOf: kept) == patterned(1_000, period: 251))
+        #expect(kept.lastPathComponent.hasSuffix("-orphan.bin"))
+        guard case .file(let error) = transfer.error else {
+            Issue.record("expected a file error, got \(String(describing: transfer.error))")
+            return
+        }
+        #expect((error as? POSIXError)?.code == .ENOENT)
+        try? FileManager.default.removeItem(at: kept)
+    }
+
     @Test func anOrphanedDownloadTheServerRefusedLeavesNoFileAndIsReportedWithItsStatus() async throws {
         // Given
         let (reports, reporter) = AsyncStream.makeStream(of: BackgroundTransfer.self)

@@ -45,6 +45,12 @@ public struct BackgroundTransfer: Sendable {
     /// the request URLSession saved, its credential headers included, so it is never written to the
     /// journal, a log or this value's mirror; a report replayed from the journal carries none.
     public let resumeData: Data?
+    /// A finished download whose destination this process could not reach (its folder gone, or out of
+    /// the relaunched app's reach: a security-scoped folder, a sandboxed Mac app's Downloads): the file,
+    /// kept in the app's container instead of deleted, for the app to move where it goes; `nil`
+    /// otherwise. The transfer's ``error`` is then ``NetworkError/file(_:)``. Give downloads that may
+    /// finish in the background a destination inside the container or an app group.
+    public let unplacedFile: URL?
 
     /// Why the system cancelled a background transfer (`NSURLErrorBackgroundTaskCancelledReasonKey`).
     public enum CancellationReason: Sendable, Equatable {
@@ -69,8 +75,9 @@ public struct BackgroundTransfer: Sendable {
 
     init(
         endpoint: String, kind: Kind, response: HTTPURLResponse?, body: Data, error: NetworkError?,
-        cancellationReason: CancellationReason? = nil, resumeData: Data? = nil
+        cancellationReason: CancellationReason? = nil, resumeData: Data? = nil, unplacedFile: URL? = nil
     ) {
+        self.unplacedFile = unplacedFile
         self.endpoint = endpoint
         self.kind = kind
         self.response = response
@@ -91,6 +98,7 @@ extension BackgroundTransfer: CustomReflectable {
                 "endpoint": endpoint, "kind": kind, "response": response as Any, "body": body,
                 "error": error as Any, "cancellationReason": cancellationReason as Any,
                 "resumeData": resumeData.map { "\($0.count) bytes" } as Any,
+                "unplacedFile": unplacedFile as Any,
             ],
             displayStyle: .struct)
     }

@@ -246,6 +246,8 @@ extension BackgroundJournal {
         var failure: Failure?
         /// The file staged beside the destination for a caller that was still waiting.
         var staged: StagedPart?
+        /// Where a download whose destination could not be reached was kept, as a note keeps paths.
+        var unplaced: String?
 
         init(_ transfer: BackgroundTransfer) {
             endpoint = Redaction.redact(text: transfer.endpoint)
@@ -259,6 +261,9 @@ extension BackgroundJournal {
                     BackgroundJournal.keptHeaders.contains($0.key.lowercased())
                 })
             failure = transfer.error.map(Failure.init)
+            unplaced =
+                transfer.unplacedFile.map { BackgroundTasks.Note(endpoint: "", destination: $0).destination }
+                ?? nil
         }
 
         /// The transfer as reported: the same kind, status, headers and failure; an empty body.
@@ -277,9 +282,12 @@ extension BackgroundJournal {
                     url: url.flatMap(URL.init(string:)) ?? URL(fileURLWithPath: "/"), statusCode: status,
                     httpVersion: "HTTP/1.1", headerFields: headers)
             }
+            var kept = BackgroundTasks.Note(endpoint: "", destination: nil)
+            kept.destination = unplaced
             return BackgroundTransfer(
                 endpoint: endpoint, kind: kind, response: response, body: Data(),
-                error: failure.map { $0.error(response: response) })
+                error: failure.map { $0.error(response: response) },
+                unplacedFile: unplaced == nil ? nil : kept.destinationURL)
         }
     }
 

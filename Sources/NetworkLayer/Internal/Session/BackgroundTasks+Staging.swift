@@ -107,6 +107,39 @@ extension BackgroundTasks {
         return error.map { failed(transfer, $0) } ?? transfer
     }
 
+    /// Why `destination`'s folder cannot take a file from this process: it is gone (`ENOENT`), or not
+    /// writable (`EACCES`: a security-scoped folder, a sandboxed Mac app's Downloads); `nil` when it can.
+    static func unreachableFolder(of destination: URL) -> POSIXError? {
+        let folder = destination.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
+        else {
+            return POSIXError(.ENOENT)
+        }
+        return FileManager.default.isWritableFile(atPath: folder) ? nil : POSIXError(.EACCES)
+    }
+
+    /// Keeps a finished download's file whose destination cannot be reached in the app's container
+    /// (beside the journal, in `Unplaced/`, or the temporary folder without one), under a unique name
+    /// ending in `name`; `nil` when it cannot be kept either.
+    func keepUnplaced(_ location: URL, named name: String) -> URL? {
+        let folder =
+            journal.map {
+                $0.folder.deletingLastPathComponent().appendingPathComponent("Unplaced", isDirectory: true)
+            }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "NetworkLayer-Unplaced", isDirectory: true)
+        let kept = folder.appendingPathComponent(UUID().uuidString + "-" + name)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: location, to: kept)
+            return kept
+        } catch {
+            try? FileManager.default.removeItem(at: location)
+            return nil
+        }
+    }
+
     private func failed(_ transfer: BackgroundTransfer, _ error: NetworkError) -> BackgroundTransfer {
         BackgroundTransfer(
             endpoint: transfer.endpoint, kind: transfer.kind, response: transfer.response, body: Data(),

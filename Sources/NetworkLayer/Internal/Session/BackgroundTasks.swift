@@ -19,6 +19,8 @@ final class BackgroundTasks: Sendable {
         var body = RefusedBody()
         var failure: NetworkError?
         var moved = false
+        /// Where the file was kept when its destination could not be reached.
+        var unplaced: URL?
     }
 
     private struct Events: Sendable {
@@ -136,13 +138,20 @@ final class BackgroundTasks: Sendable {
         if let note, let destination = note.destinationURL, let head, (200..<300).contains(head.statusCode),
             Self.isWhole(head, resuming: note.validator)
         {
-            let file = DownloadTaskFile(destination: destination)
-            do {
-                try file.adopt(location)
-                _ = try file.move(to: destination)
-                orphan.moved = true
-            } catch {
-                orphan.failure = error as? NetworkError ?? .file(error)
+            if let unreachable = Self.unreachableFolder(of: destination) {
+                // A folder this process cannot write to (gone, out of its sandbox): the file is kept in
+                // the app's container and reported there, not deleted.
+                orphan.unplaced = keepUnplaced(location, named: destination.lastPathComponent)
+                orphan.failure = .file(unreachable)
+            } else {
+                let file = DownloadTaskFile(destination: destination)
+                do {
+                    try file.adopt(location)
+                    _ = try file.move(to: destination)
+                    orphan.moved = true
+                } catch {
+                    orphan.failure = error as? NetworkError ?? .file(error)
+                }
             }
         } else {
             try? FileManager.default.removeItem(at: location)
@@ -160,7 +169,8 @@ final class BackgroundTasks: Sendable {
                     endpoint: note.endpoint, kind: .download(destination: destination), response: head,
                     body: Data(),
                     error: Self.failure(
-                        of: orphan, response: head, kind: .download(destination: destination), error: nil)),
+                        of: orphan, response: head, kind: .download(destination: destination), error: nil),
+                    unplacedFile: orphan.unplaced),
                 name: name)
         }
         orphans.withLock { $0[task.taskIdentifier] = orphan }
@@ -218,7 +228,8 @@ final class BackgroundTasks: Sendable {
             error: Self.failure(of: orphan, response: response, kind: kind, error: error),
             cancellationReason: (failure?.userInfo[Self.cancelledReasonKey] as? Int).map(
                 BackgroundTransfer.CancellationReason.init),
-            resumeData: failure?.userInfo[DownloadTaskFile.resumeDataKey] as? Data)
+            resumeData: failure?.userInfo[DownloadTaskFile.resumeDataKey] as? Data,
+            unplacedFile: orphan.unplaced)
         // Written before the report and removed after it: a process killed in between reports it at the
         // next launch.
         journal?.write(transfer, name: name)
