@@ -19,6 +19,30 @@ struct ArgumentsTests {
         #expect(invocation.offline)
     }
 
+    @Test func helpForACommandIsHelpNotAUsageError() throws {
+        #expect(try Arguments.parse(["help", "movie"]).command == .help)
+        #expect(try Arguments.parse(["movie", "--help"]).command == .help)
+        #expect(throws: UsageError.self) { try Arguments.parse(["help", "nonsense"]) }
+    }
+
+    @Test func versionIsItsOwnCommand() throws {
+        #expect(try Arguments.parse(["--version"]).command == .version)
+    }
+
+    @Test func dailyTakesRefreshAndNoOtherCommandDoes() throws {
+        #expect(try Arguments.parse(["daily", "--refresh"]).refresh)
+        #expect(try !Arguments.parse(["daily"]).refresh)
+        #expect(throws: UsageError.self) { try Arguments.parse(["movie", "20261001", "--refresh"]) }
+    }
+
+    @Test func theHelpNamesTheCacheFolderTheWayPastItAndTheInterruptedExitCode() {
+        let help = Arguments.helpText()
+        #expect(help.contains("BOXOFFICE_CACHE_DIR"))
+        #expect(help.contains("--refresh"))
+        #expect(help.contains("130"))
+        #expect(help.contains("--version"))
+    }
+
     @Test func dailyTakesJSONBeforeItsName() throws {
         #expect(
             try Arguments.parse(["--json", "daily", "--date", "2026-11-20"]).command
@@ -94,7 +118,7 @@ struct ArgumentsTests {
             ["daily", "--json", "--mode", "grid"],
             "--mode does not apply to --json output (it lays out the table)"
         ),
-        (["help", "daily"], "unexpected argument \"daily\""),
+        (["help", "nonsense"], "unexpected argument \"nonsense\""),
         (["movie", "20124079", "--mode", "grid"], "--mode does not apply to 'movie'"),
         (["browse", "--json"], "--json does not apply to 'browse'"),
         (["daily", "--verbose"], "unknown option --verbose"),

@@ -70,6 +70,29 @@ struct EndToEndTests {
         #expect(movie.poster?.source == "demo")
     }
 
+    @Test func refreshAsksKobisForAKeptChartAgain() async throws {
+        // Given a past chart kept after one live run
+        let server = try await FixtureServer.start(
+            script: "demo_server.py", arguments: [ProjectPaths.demoData.path])
+        let cache = TemporaryFolder()
+        let live = [
+            "KOBIS_API_KEY": "test-key",
+            "KOBIS_BASE_URL": server.baseURL.appendingPathComponent("kobis").absoluteString,
+            "BOXOFFICE_CACHE_DIR": cache.url.path,
+        ]
+        _ = try await runBoxOffice(["daily", "--date", "2026-11-20"], environment: live)
+        let kept = try await runBoxOffice(["daily", "--date", "2026-11-20"], environment: live)
+        // When it is asked for with --refresh
+        let refreshed = try await runBoxOffice(
+            ["daily", "--date", "2026-11-20", "--refresh"], environment: live)
+        // Then the kept chart answered without KOBIS, and --refresh asked KOBIS again
+        let charts = try await server.requests().filter { $0.path.contains("searchDailyBoxOfficeList") }
+        #expect(kept.errors.contains("came from the cache"))
+        #expect(refreshed.status == 0)
+        #expect(!refreshed.errors.contains("came from the cache"))
+        #expect(charts.count == 2)
+    }
+
     @Test func dailyJSONFollowsTheContract() async throws {
         // When
         let result = try await runBoxOffice(["daily", "--date", "2026-11-19", "--json", "--offline"])

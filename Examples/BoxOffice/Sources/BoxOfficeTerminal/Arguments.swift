@@ -9,6 +9,8 @@ public enum Command: Equatable, Sendable {
     case report(date: Day?, output: String?)
     case browse
     case help
+    /// `--version`: what the program is.
+    case version
 }
 
 /// The parsed command line.
@@ -17,6 +19,8 @@ public struct Invocation: Equatable, Sendable {
     public var command: Command
     /// Whether `--offline` was given.
     public var offline: Bool
+    /// Whether `--refresh` was given (daily): the chart is asked for past the cache.
+    public var refresh = false
 }
 
 /// A command line that does not follow the usage; exit code 64. Its message quotes at most a short,
@@ -35,12 +39,13 @@ public enum Arguments {
         boxoffice: Korea's daily box office (KOBIS) with posters (Kakao image search).
 
         USAGE
-          boxoffice [daily] [--date YYYY-MM-DD] [--mode list|grid | --json] [--offline]
+          boxoffice [daily] [--date YYYY-MM-DD] [--mode list|grid | --json] [--refresh] [--offline]
           boxoffice movie <movieCode> [--json] [--offline]
           boxoffice search <title> [--json] [--offline]
           boxoffice report [--date YYYY-MM-DD] [--output FILE] [--offline]
           boxoffice browse [--offline]
-          boxoffice help | --help | -h
+          boxoffice help [<command>] | <command> --help | -h
+          boxoffice --version
 
         COMMANDS
           daily             The box office for a day (the default command).
@@ -55,8 +60,10 @@ public enum Arguments {
           --output FILE     Where the report goes: a file, a folder (ending in /) to put it in, or - for
                             standard output. Default: boxoffice-YYYY-MM-DD.html in the current folder.
           --json            Print one JSON object instead of a table (daily, movie, search); not with --mode.
+          --refresh         Ask KOBIS for the day's chart past the cache, and keep the answer (daily).
           --offline         Use the bundled demo data even when API keys are set.
           -h, --help        Show this help.
+          --version         Show what this program is.
           --                Ends the options: what follows is an operand (search -- -title).
 
         ENVIRONMENT
@@ -71,6 +78,8 @@ public enum Arguments {
         if options.contains("-h") || options.contains("--help") {
             return Invocation(command: .help, offline: options.contains("--offline"))
         }
+        if options.contains("--version") { return Invocation(command: .version, offline: false) }
+        var refresh = false
         var offline = false
         var json = false
         var date: Day?
@@ -106,18 +115,22 @@ public enum Arguments {
             let equals = argument.hasPrefix("--") ? argument.firstIndex(of: "=") : nil
             let name = equals.map { String(argument[..<$0]) } ?? argument
             let inline = equals.map { String(argument[argument.index(after: $0)...]) }
-            if ["--offline", "--json", "--date", "--mode", "--output"].contains(name) {
+            if ["--offline", "--json", "--date", "--mode", "--output", "--refresh"].contains(name) {
                 // A repeated option is a mistake to point out, not a choice to make silently.
                 guard !given.contains(name) else { throw UsageError(message: "\(name) is given twice") }
                 given.append(name)
             }
             switch name {
-            case "--offline", "--json":
+            case "--offline", "--json", "--refresh":
                 // A flag takes no value: `--json=false` must not silently mean `--json`.
                 if inline != nil {
                     throw UsageError(message: "\(name) takes no value (got \"\(excerpt(argument))\")")
                 }
-                if name == "--offline" { offline = true } else { json = true }
+                switch name {
+                case "--offline": offline = true
+                case "--json": json = true
+                default: refresh = true
+                }
             case "--date":
                 let text = try value(for: "--date", inline: inline)
                 try refuseSurroundingSpace(text, option: "--date")
@@ -168,9 +181,11 @@ public enum Arguments {
             guard operands.isEmpty else {
                 throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
-            return Invocation(command: .daily(date: date, mode: mode ?? .list, json: json), offline: offline)
+            return Invocation(
+                command: .daily(date: date, mode: mode ?? .list, json: json), offline: offline,
+                refresh: refresh)
         case "movie":
-            try reject(["--date", "--mode", "--output"])
+            try reject(["--date", "--mode", "--output", "--refresh"])
             guard let code = operands.first else {
                 throw UsageError(message: "missing movie code: boxoffice movie <movieCode>")
             }
@@ -183,22 +198,25 @@ public enum Arguments {
             }
             return Invocation(command: .movie(code: code, json: json), offline: offline)
         case "search":
-            try reject(["--date", "--mode", "--output"])
+            try reject(["--date", "--mode", "--output", "--refresh"])
             return Invocation(
                 command: .search(title: try searchTitle(operands), json: json), offline: offline)
         case "report":
-            try reject(["--mode", "--json"])
+            try reject(["--mode", "--json", "--refresh"])
             guard operands.isEmpty else {
                 throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
             return Invocation(command: .report(date: date, output: outputPath), offline: offline)
         case "help":
-            guard operands.isEmpty else {
+            // `help movie` is help too: every command's usage is on the one page.
+            guard operands.count <= 1,
+                operands.allSatisfy(["daily", "movie", "search", "report", "browse", "help"].contains)
+            else {
                 throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
             return Invocation(command: .help, offline: offline)
         case "browse":
-            try reject(["--date", "--mode", "--json", "--output"])
+            try reject(["--date", "--mode", "--json", "--output", "--refresh"])
             guard operands.isEmpty else {
                 throw UsageError(message: "unexpected argument \"\(excerpt(operands[0]))\"")
             }
@@ -242,6 +260,9 @@ public enum Arguments {
         TerminalText.excerpt(argument)
     }
 
+    /// What `--version` prints.
+    static let versionText = "boxoffice, the AppArchitectureKit example (no version tagged yet)"
+
     static func helpText() -> String {
         let width = AppEnvironment.variables.map(\.name.count).max() ?? 0
         let variables = AppEnvironment.variables.map { variable in
@@ -251,8 +272,12 @@ public enum Arguments {
         return usage + "\n" + variables.joined(separator: "\n") + """
 
 
+            Charts and films' details are kept in BOXOFFICE_CACHE_DIR (default: the platform's caches folder,
+            plus boxoffice); a past day's chart is kept a year: --refresh asks KOBIS again.
+
             EXIT CODES
-              0 success · 1 a runtime failure (an API error, the network) · 64 a usage error
+              0 success · 1 a runtime failure (an API error, the network) · 64 a usage error ·
+              130 interrupted (Ctrl-C)
             """
     }
 }

@@ -41,6 +41,10 @@ public enum BoxOfficeApp {
             early.print(Arguments.helpText())
             return (0, early)
         }
+        if invocation.command == .version {
+            early.print(Arguments.versionText)
+            return (0, early)
+        }
         let environment: AppEnvironment
         do {
             environment = try AppEnvironment(variables: variables, forcesOffline: invocation.offline)
@@ -70,8 +74,8 @@ public enum BoxOfficeApp {
             case .daily(let date, let mode, let json):
                 let day = date ?? CompositionRoot.defaultDay(environment: environment, demoData: demoData)
                 return try await daily(
-                    day: day, mode: mode, json: json, container: container, screen: screen, output: output,
-                    environment: environment, demoData: demoData)
+                    day: day, mode: mode, json: json, refresh: invocation.refresh, container: container,
+                    screen: screen, output: output, environment: environment, demoData: demoData)
             case .movie(let code, let json):
                 return try await movie(
                     code: code, json: json, container: container, screen: screen, output: output,
@@ -88,7 +92,7 @@ public enum BoxOfficeApp {
                 return try await browse(
                     container: container, screen: screen, output: output, environment: environment,
                     variables: variables, demoData: demoData)
-            case .help:
+            case .help, .version:
                 return 0
             }
         } catch {

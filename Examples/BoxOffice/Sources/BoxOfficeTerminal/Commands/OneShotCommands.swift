@@ -4,15 +4,16 @@ import Foundation
 
 // The commands that print once and exit: `daily`, `movie` and `search`.
 extension BoxOfficeApp {
+    // swift-format-ignore: FunctionParameterCount
     static func daily(
-        day: Day, mode: DisplayMode, json: Bool, container: Container, screen: Screen, output: Output,
-        environment: AppEnvironment, demoData: DemoData?
+        day: Day, mode: DisplayMode, json: Bool, refresh: Bool = false, container: Container, screen: Screen,
+        output: Output, environment: AppEnvironment, demoData: DemoData?
     ) async throws -> Int32 {
         let viewModel = try container.resolve(DailyBoxOfficeViewModel.self, argument: day)
         viewModel.displayMode.value = mode
         let spinner = Spinner()
         if environment.isKobisLive { spinner.start("Loading the box office for \(day)…") }
-        await viewModel.load(day).value
+        await viewModel.load(day, refreshing: refresh).value
         spinner.stop()
         if let error = viewModel.errorMessage.value {
             output.error(error)

@@ -58,7 +58,11 @@ public final class DailyBoxOfficeViewModel {
         load(day, refreshing: false)
     }
 
-    private func load(_ day: Day, refreshing: Bool) -> Task<Void, Never> {
+    /// Loads `day`; with `refreshing`, from the service past any cache (the cache then keeps the
+    /// answer), as `--refresh` and browse's `r` ask.
+    /// - Returns: The loading task, to await when the caller needs the result.
+    @discardableResult
+    public func load(_ day: Day, refreshing: Bool) -> Task<Void, Never> {
         loading?.cancel()
         generation += 1
         let current = generation
