@@ -245,6 +245,29 @@ struct PosterRevalidationTests {
         #expect(second?.source != .memory)
     }
 
+    @Test func aBrokenImageURLIsSearchedForAgainOnTheNextLook() async throws {
+        // Given a search that found an image URL which now answers 404 (an expired signed URL)
+        let searches = Recorder<String>()
+        let search =
+            #"{"documents":[{"image_url":"https://images.example/gone.png","thumbnail_url":"","width":1,"height":1,"display_sitename":"","doc_url":"","collection":"","datetime":""}],"meta":{"is_end":true,"pageable_count":1,"total_count":1}}"#
+        let network = NetworkProvider(
+            session: StubSession { request in
+                if request.url?.path.hasSuffix("/v2/search/image") == true {
+                    searches.append("search")
+                    return (Data(search.utf8), try StubSession.makeResponse(for: request, status: 200))
+                }
+                return (Data(), try StubSession.makeResponse(for: request, status: 404))
+            })
+        let posters = PosterProvider(
+            api: KakaoAPI(), searches: network, images: network, directory: folder.url)
+        let movie = details("20261001", "별빛 우체국")
+        // When the poster is asked for twice
+        _ = try? await posters.poster(for: movie)
+        _ = try? await posters.poster(for: movie)
+        // Then the search ran again after the broken URL, instead of being kept 30 days
+        #expect(searches.values.count == 2)
+    }
+
     @Test func aPosterWhoseHostSendsNoCacheHeadersIsKeptWithoutAskingAgain() async throws {
         // Given a poster from a host that sends no Cache-Control, Expires, Last-Modified or ETag
         let validators = Recorder<String>()

@@ -72,6 +72,14 @@ enum TieredStore<Value: DataConvertible & Sendable>: Sendable {
         }
     }
 
+    /// Forgets `key`'s value, in memory and on disk (best effort).
+    func remove(forKey key: String) async {
+        switch self {
+        case .tiered(let cache, _): try? await cache.removeValue(forKey: key)
+        case .memoryOnly(let memory): memory.removeValue(forKey: key)
+        }
+    }
+
     /// The file holding `key`'s value, when there is one on disk: a regular file, not a link or pipe
     /// someone put under its name.
     func file(forKey key: String) -> URL? {

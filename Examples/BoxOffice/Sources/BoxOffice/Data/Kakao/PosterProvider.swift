@@ -137,8 +137,18 @@ public final class PosterProvider: PosterProviding {
         // allows is revalidated before it is shown, so a replaced poster is not shown old on every run.
         endpoint.cachePolicy = .useProtocol.refreshingInForeground()
             .acceptingStaleOnError(upTo: Self.staleImageLimit).assumingLifetime(Self.assumedImageLifetime)
-        let response = try await KeysByURL.asking(for: url) {
-            try await imageProvider.response(for: endpoint)
+        let response: NetworkResponse<Data>
+        do {
+            response = try await KeysByURL.asking(for: url) {
+                try await imageProvider.response(for: endpoint)
+            }
+        } catch NetworkError.unacceptableStatus(let failure)
+            where [403, 404, 410].contains(failure.statusCode)
+        {
+            // The image URL the search found is broken (gone, or a signed URL that expired): the search is
+            // forgotten, so the next look searches again instead of asking this URL for 30 days.
+            await searches.remove(forKey: searchKey)
+            throw NetworkError.unacceptableStatus(failure)
         }
         // Bytes read from disk are checked as the network's are: the folder is not trusted more.
         try PosterError.checkImage(response.value, limit: Self.maximumImageBytes)
