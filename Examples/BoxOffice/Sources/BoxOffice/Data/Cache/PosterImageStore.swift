@@ -20,6 +20,17 @@ final class PosterImageStore: HTTPCacheStore {
     private let failures: WriteFailures
     /// The key each image URL's answer was last read or stored under, so its file can be found.
     private let keys = KeysByURL()
+    /// How many image bodies were written to disk (for tests).
+    let bodyWrites = Recorder()
+
+    /// A count that crosses tasks.
+    final class Recorder: @unchecked Sendable {
+        // @unchecked Sendable: `count` is only read and written while holding `lock`.
+        private let lock = NSLock()
+        private var count = 0
+        func add() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
 
     private init(storage: Storage, scope: String, failures: WriteFailures) {
         self.storage = storage
@@ -89,8 +100,12 @@ final class PosterImageStore: HTTPCacheStore {
             var head = response
             head.body = Data()
             do {
-                // The body first: a head without its body is a miss, never a wrong image.
-                try bodies.store(response.body, forKey: scoped(key))
+                // The body first: a head without its body is a miss, never a wrong image. A `304` stores
+                // the same body again: only its head is written then.
+                if bodies.value(forKey: scoped(key)) != response.body {
+                    try bodies.store(response.body, forKey: scoped(key))
+                    bodyWrites.add()
+                }
                 try heads.store(head.serialized(), forKey: scoped(key))
                 keys.record(key)
             } catch {
