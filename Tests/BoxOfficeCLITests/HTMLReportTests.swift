@@ -71,6 +71,23 @@ struct HTMLReportTests {
             html.contains("The chart came from the cache, saved 2026-11-18 11:06 UTC, because \(refused)."))
     }
 
+    @Test func aFailureTheCacheStoodInForIsScrubbedBeforeThePageIsMade() {
+        // Given a chart the cache stood in for, whose failure text carries a key
+        let report = BoxOfficeReport(
+            day: Self.day, films: [film("검은 바다")],
+            chartOrigin: .cacheAfterFailure(savedAt: Date(), failure: "KOBIS refused: bad key SECRETKEY1"))
+        // When it is scrubbed as the report command does
+        let scrubbed = ReportScrubbing.scrubbed(report) {
+            $0.replacingOccurrences(of: "SECRETKEY1", with: "REDACTED")
+        }
+        // Then the failure is scrubbed like every other string from outside
+        guard case .cacheAfterFailure(_, let failure) = scrubbed.chartOrigin else {
+            Issue.record("expected the cache after a failure")
+            return
+        }
+        #expect(failure == "KOBIS refused: bad key REDACTED")
+    }
+
     @Test func theFooterSaysAFreshChartWasFetchedWhenThePageWasMade() {
         let html = page([film("검은 바다")])
         #expect(html.contains("The chart and the details were read when the page was made."))

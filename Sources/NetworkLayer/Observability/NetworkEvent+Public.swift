@@ -9,12 +9,7 @@ extension NetworkEvent {
     /// endpoint's name personal too.
     public var publicDescription: String {
         let summary = summary
-        var facts = [
-            summary.metrics?.statusCode.map(String.init),
-            summary.metrics?.duration.map { "in \($0.formattedSeconds)" },
-        ]
-        .compactMap { $0 }.joined(separator: " ")
-        if summary.attempts.count > 1 { facts += ", \(summary.attempts.count) attempts" }
+        let facts = self.facts
         let text =
             switch self {
             case .started: "started \(summary.endpointName)"

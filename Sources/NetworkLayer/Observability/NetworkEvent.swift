@@ -51,12 +51,7 @@ public enum NetworkEvent: Sendable, CustomStringConvertible {
     public var description: String {
         let summary = summary
         let head = "\(summary.endpointName) \(summary.redactedURL)"
-        var facts = [
-            summary.metrics?.statusCode.map(String.init),
-            summary.metrics?.duration.map { "in \($0.formattedSeconds)" },
-        ]
-        .compactMap { $0 }.joined(separator: " ")
-        if summary.attempts.count > 1 { facts += ", \(summary.attempts.count) attempts" }
+        let facts = self.facts
         let text =
             switch self {
             case .started: "started \(head)"
@@ -65,5 +60,17 @@ public enum NetworkEvent: Sendable, CustomStringConvertible {
             case .failed(_, let error): "failed \(head) (\(facts)): \(error)"
             }
         return NetworkError.oneLine(Redaction.redact(text: text))
+    }
+
+    /// The status, the time and the attempts: `200 in 41 ms, 2 attempts`.
+    var facts: String {
+        let summary = summary
+        var facts = [
+            summary.metrics?.statusCode.map(String.init),
+            summary.metrics?.duration.map { "in \($0.formattedSeconds)" },
+        ]
+        .compactMap { $0 }.joined(separator: " ")
+        if summary.attempts.count > 1 { facts += ", \(summary.attempts.count) attempts" }
+        return facts
     }
 }

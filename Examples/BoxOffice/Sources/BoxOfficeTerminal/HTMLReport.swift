@@ -54,7 +54,7 @@ enum HTMLReport {
         let stamp = ISO8601DateFormatter().string(from: generated)
         html += """
             </main>
-            <footer>Box office from KOBIS; posters found by Kakao image search. \(escape(provenance(report))) Made \(escape(stamp)) by boxoffice.</footer>
+            <footer>\(isDemo ? "Box office and posters from the app's demo data." : "Box office from KOBIS; posters found by Kakao image search.") \(escape(provenance(report))) Made \(escape(stamp)) by boxoffice.</footer>
             </body>
             </html>
 

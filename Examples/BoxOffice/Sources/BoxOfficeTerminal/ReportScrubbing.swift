@@ -4,7 +4,8 @@ import BoxOffice
 /// made: the page escapes `&`, `<` and quotes, which would hide a key containing one from a scrub of
 /// the finished page, and a title ending in part of a key is cut there, as on the terminal.
 enum ReportScrubbing {
-    /// `report` with `scrub` applied to each title, code and name.
+    /// `report` with `scrub` applied to each title, code and name, and to each failure a cache stood in
+    /// for.
     static func scrubbed(_ report: BoxOfficeReport, with scrub: (String) -> String) -> BoxOfficeReport {
         BoxOfficeReport(
             day: report.day,
@@ -13,7 +14,13 @@ enum ReportScrubbing {
                     entry: scrubbed(film.entry, with: scrub),
                     details: film.details.map { scrubbed($0, with: scrub) },
                     poster: film.poster)
-            }, chartOrigin: report.chartOrigin)
+            }, chartOrigin: scrubbed(report.chartOrigin, with: scrub))
+    }
+
+    /// `origin` with the failure a cache stood in for (KOBIS's message, a server's words) scrubbed.
+    private static func scrubbed(_ origin: DataOrigin, with scrub: (String) -> String) -> DataOrigin {
+        guard case .cacheAfterFailure(let savedAt, let failure) = origin else { return origin }
+        return .cacheAfterFailure(savedAt: savedAt, failure: scrub(failure))
     }
 
     private static func scrubbed(_ entry: DailyBoxOfficeEntry, with scrub: (String) -> String)
@@ -38,6 +45,6 @@ enum ReportScrubbing {
             genres: movie.genres.map(scrub), directors: movie.directors.map(scrub),
             actors: movie.actors.map(scrub),
             nations: movie.nations.map(scrub), watchGrade: movie.watchGrade.map(scrub),
-            companies: movie.companies.map(scrub), origin: movie.origin)
+            companies: movie.companies.map(scrub), origin: scrubbed(movie.origin, with: scrub))
     }
 }

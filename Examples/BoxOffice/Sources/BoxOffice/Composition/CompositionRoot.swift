@@ -80,7 +80,8 @@ public enum CompositionRoot {
             return PosterProvider(
                 api: kakaoAPI(environment), searches: try resolver.resolve(name: "kakao"),
                 images: try resolver.resolve(name: "images"), directory: environment.cacheDirectory,
-                secrets: environment.keys, scope: posterScope(environment), warn: warn)
+                secrets: environment.keys, scope: posterScope(environment), warn: warn,
+                isDemo: !environment.isKakaoLive)
         }
         // View models are @MainActor: their factories run on the main actor, checked by the compiler.
         container.registerOnMainActor(DailyBoxOfficeViewModel.self) { @MainActor (resolver, day: Day) in

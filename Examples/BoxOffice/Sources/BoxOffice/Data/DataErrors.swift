@@ -59,7 +59,12 @@ enum DataErrors {
                 // The server's own trouble: said as such, without the page it sent (often HTML).
                 let url = failure.url.map { Redaction.redact($0) } ?? "the server"
                 return BoxOfficeError.failed("HTTP \(failure.statusCode) from \(url)")
-            case .unacceptableStatus, .invalidRequest, .middleware, .file:
+            case .unacceptableStatus(let failure):
+                // A status the API did not explain (a proxy's 403, an image host's 404): named, without the
+                // page the server sent.
+                let url = failure.url.map { Redaction.redact($0) } ?? "the server"
+                return BoxOfficeError.refused("HTTP \(failure.statusCode) from \(url)")
+            case .invalidRequest, .middleware, .file:
                 return BoxOfficeError.refused(error.description)
             case .decoding(let failure):
                 // The decoder's path (`movieInfoResult.movieInfo.movieCd`) means nothing to a person.

@@ -165,6 +165,8 @@ public enum PosterSource: String, Sendable, Codable, Hashable {
     case outOfDate
     /// Generated for the demo (no Kakao key, or `--offline`): no image host was asked.
     case demo
+    /// The on-disk cache, stale, because the image's host failed (answered `5xx`).
+    case staleAfterHostFailure
 
     /// Where it came from, for a person: "from the network", "from disk, confirmed by its host", ….
     public var phrase: String {
@@ -176,6 +178,7 @@ public enum PosterSource: String, Sendable, Codable, Hashable {
         case .stale: "from disk, out of date: its host could not be reached"
         case .outOfDate: "from disk, out of date"
         case .demo: "generated for the demo"
+        case .staleAfterHostFailure: "from disk, out of date: its host failed"
         }
     }
 }

@@ -68,11 +68,7 @@ extension BoxOfficeApp {
         }
         var poster: Poster?
         switch viewModel.poster.value {
-        case .loaded(let found):
-            // The demo's posters are drawn by the app: one its cache did not hold came from no host.
-            poster =
-                environment.isKakaoLive || found.source != .network
-                ? found : Poster(url: found.url, file: found.file, imageData: found.imageData, source: .demo)
+        case .loaded(let found): poster = found
         case .notFound: output.warning("no poster found for \(details.title)")
         case .failed(let reason): output.warning("poster unavailable: \(reason)")
         case .loading, .notRequested: break

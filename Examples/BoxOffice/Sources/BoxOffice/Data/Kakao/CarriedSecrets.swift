@@ -5,10 +5,13 @@ import Foundation
 /// or percent-encoded as a URL would carry it (`%4B` for `K`), even beside escapes that do not decode.
 struct CarriedSecrets: Sendable {
     private let fragments: KeyFragments
+    /// Each key, letter case folded.
+    private let keys: [[UInt8]]
 
     /// The keys; empty strings are ignored.
     init(_ secrets: [String]) {
         self.fragments = KeyFragments(secrets)
+        self.keys = secrets.filter { !$0.isEmpty }.map { KeyFragments.folded(Array($0.utf8)) }
     }
 
     /// Whether `text` carries one of the keys, whole or in part, as is or percent-decoded.
@@ -17,11 +20,14 @@ struct CarriedSecrets: Sendable {
         return !fragments.ranges(in: raw).isEmpty || !fragments.ranges(in: Self.percentDecoded(raw)).isEmpty
     }
 
-    /// Whether `bytes` (an image, a header's value) carry one of the keys, whole or in part, as is or
-    /// percent-decoded.
-    func appear(in bytes: Data) -> Bool {
+    /// Whether `bytes` (an image, its headers) carry one of the keys whole, in any ASCII letter case, as
+    /// is or percent-decoded.
+    func appearWhole(in bytes: Data) -> Bool {
         let raw = [UInt8](bytes)
-        return !fragments.ranges(in: raw).isEmpty || !fragments.ranges(in: Self.percentDecoded(raw)).isEmpty
+        let haystacks = [KeyFragments.folded(raw), KeyFragments.folded(Self.percentDecoded(raw))]
+        return keys.contains { key in
+            haystacks.contains { Data($0).range(of: Data(key)) != nil }
+        }
     }
 
     /// Whether `text` is a URL with a user name or password (`https://user:pass@host/`), which

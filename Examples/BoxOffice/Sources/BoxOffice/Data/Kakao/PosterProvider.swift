@@ -42,6 +42,8 @@ public final class PosterProvider: PosterProviding {
     /// it): an hour, so a poster posted later shows on a run soon after.
     public static let noPosterLifetime: TimeInterval = 3_600
     private let clock: CacheClock
+    /// Whether the posters are the demo's, drawn by the app: one not from the cache came from no host.
+    private let isDemo: Bool
 
     /// Creates the provider.
     /// - Parameters:
@@ -56,11 +58,14 @@ public final class PosterProvider: PosterProviding {
     ///   - scope: Whose answers the entries are (the mode and the base URLs of the search and of the
     ///     film codes): entries of another scope in the same folder are never read.
     ///   - warn: Told once, in words, when the folder cannot be used and posters stay in memory.
+    ///   - isDemo: Whether the images are the demo's, drawn by the app: a poster not from the cache is
+    ///     then ``PosterSource/demo``, never "from the network". `false` by default.
     public init(
         api: KakaoAPI, searches: NetworkProvider, images: NetworkProvider, directory: URL,
         clock: CacheClock = .system, secrets: [String] = [], scope: String = "",
-        warn: @escaping @Sendable (String) -> Void = { _ in }
+        warn: @escaping @Sendable (String) -> Void = { _ in }, isDemo: Bool = false
     ) {
+        self.isDemo = isDemo
         self.secrets = CarriedSecrets(secrets)
         self.scope = scope
         self.clock = clock
@@ -155,9 +160,9 @@ public final class PosterProvider: PosterProviding {
         try PosterError.checkCarriesNoKey(
             response.value, headers: response.httpResponse.allHeaderFields, secrets: secrets)
         let file = images.file(forImageURL: url)
+        let source = PosterSource(response.source, onDisk: images.isOnDisk)
         return Poster(
-            url: url, file: file, imageData: response.value,
-            source: PosterSource(response.source, onDisk: images.isOnDisk))
+            url: url, file: file, imageData: response.value, source: isDemo && source == .network ? .demo : source)
     }
 
     /// `text` as an image URL to follow: http or https, carrying no user name, password or key.
@@ -218,11 +223,14 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Throws unless neither `data` nor a header's value carries one of the run's keys.
+    /// Throws unless neither `data` nor a header's name or value carries one of the run's keys whole (in
+    /// any letter case, as is or percent-encoded): image bytes and hex validators (`ETag`s, XMP ids)
+    /// would match a key's six-character fragments by chance, so only the whole key counts here.
     static func checkCarriesNoKey(
         _ data: Data, headers: [AnyHashable: Any], secrets: CarriedSecrets
     ) throws(PosterError) {
-        if secrets.appear(in: data) || headers.values.contains(where: { secrets.appear(in: "\($0)") }) {
+        let fields = headers.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
+        if secrets.appearWhole(in: data) || secrets.appearWhole(in: Data(fields.utf8)) {
             throw .carriesCredentials(.image)
         }
     }
