@@ -161,7 +161,8 @@ extension PosterSource {
         case .cache(_, isFresh: false): self = .outOfDate
         case .cache: self = onDisk ? .disk : .memory
         case .revalidated: self = .revalidated
-        case .staleAfterError(_, .unacceptableStatus(let failure)) where (500...599).contains(failure.statusCode):
+        case .staleAfterError(_, .unacceptableStatus(let failure))
+        where (500...599).contains(failure.statusCode):
             self = .staleAfterHostFailure
         case .staleAfterError: self = .stale
         }

@@ -162,7 +162,8 @@ public final class PosterProvider: PosterProviding {
         let file = images.file(forImageURL: url)
         let source = PosterSource(response.source, onDisk: images.isOnDisk)
         return Poster(
-            url: url, file: file, imageData: response.value, source: isDemo && source == .network ? .demo : source)
+            url: url, file: file, imageData: response.value,
+            source: isDemo && source == .network ? .demo : source)
     }
 
     /// `text` as an image URL to follow: http or https, carrying no user name, password or key.
