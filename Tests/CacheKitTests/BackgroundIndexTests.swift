@@ -27,9 +27,11 @@ final class HeldIndexBuild: Sendable {
     func install() { release.signal() }
 }
 
-/// Waits until `condition` holds; records an issue naming `what` after 10 seconds instead of hanging.
+/// Waits until `condition` holds; records an issue naming `what` after 60 seconds instead of hanging.
+/// The bound is for a build that never comes: under ThreadSanitizer with the whole suite running on two
+/// cores, a background build was seen to take more than 10 seconds to be scheduled.
 func waitFor(_ what: String, _ condition: () -> Bool) async {
-    if await !eventually(condition) { Issue.record("waited 10 s for \(what)") }
+    if await !eventually(within: .seconds(60), condition) { Issue.record("waited 60 s for \(what)") }
 }
 
 /// Waits until `disk` has an index installed.

@@ -63,9 +63,9 @@ struct MultipartPrivacyTests {
         var form = MultipartFormData()
         form.append("hunter2-password", name: "password")
         let watcher = ModeWatcher(path: url.path)
-        // When it is written 300 times
+        // When it is written 150 times
         let written = Result {
-            for _ in 0..<300 {
+            for _ in 0..<150 {
                 try form.write(to: url)
                 try FileManager.default.removeItem(at: url)
             }
