@@ -39,7 +39,7 @@ extension Redaction {
             if contentType.lowercased().hasPrefix("multipart/") {
                 // A form's text fields are not name=value text: shown, a password field would leak.
                 lines.append("  --data-binary @body  # multipart form, \(body.count) bytes, not shown")
-            } else if body.count <= 64 * 1024, BodyText.encoding(of: [UInt8](body)) == (.utf8, 0),
+            } else if body.count <= 64 * 1024, BodyText.isPlainUTF8([UInt8](body)),
                 let text = String(data: body, encoding: .utf8)
             {
                 lines.append("  --data-raw \(quote(redact(body: text, contentType: contentType)))")

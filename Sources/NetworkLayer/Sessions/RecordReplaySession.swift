@@ -221,7 +221,7 @@ struct Exchange: Codable {
         // A key the server echoes (an error body repeating the request's URL) is not written either, in
         // whatever encoding the body is in (``BodyText``).
         let hidden = BodyText.redacted(body, isText: isText)
-        if BodyText.encoding(of: [UInt8](hidden)) == (.utf8, 0),
+        if BodyText.isPlainUTF8([UInt8](hidden)),
             let text = String(data: hidden, encoding: .utf8)
         {
             self.body = text

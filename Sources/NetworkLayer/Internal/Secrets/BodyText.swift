@@ -41,6 +41,12 @@ enum BodyText {
         return (isValidUTF8(bytes) ? .utf8 : .bytes, 0)
     }
 
+    /// Whether `bytes` are UTF-8 text without a byte-order mark (and not UTF-16 that reads as UTF-8).
+    static func isPlainUTF8(_ bytes: [UInt8]) -> Bool {
+        let (encoding, mark) = encoding(of: bytes)
+        return encoding == .utf8 && mark == 0
+    }
+
     /// The body as text, to show: UTF-16 read as such, anything else as UTF-8 with invalid bytes as
     /// U+FFFD.
     static func text(of data: Data) -> String {
