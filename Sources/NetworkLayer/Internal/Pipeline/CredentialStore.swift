@@ -246,7 +246,10 @@ final class CredentialStore: Sendable {
                 }
             }
         }
-        if let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+        // Most requests carry no query and no password: no parse for them.
+        if let url = request.url, url.query != nil || url.password != nil,
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        {
             for item in components.queryItems ?? [] where SecretRule.verdict(queryName: item.name).isLearned {
                 if let value = item.value { values.append(value) }
             }
