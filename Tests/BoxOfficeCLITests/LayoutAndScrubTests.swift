@@ -51,6 +51,20 @@ struct LayoutAndScrubTests {
         }
     }
 
+    @Test func aLongNoteWrapsSoItsFailureAndCodeStayOnScreen() {
+        // Given the note of a chart shown after a revoked key, in an 80-column window
+        let screen = Screen(style: Style(isEnabled: false), columns: 80)
+        let note =
+            "the chart for 2026-11-20 came from the cache (saved 2026-11-21 10:00 UTC) because KOBIS refused "
+            + "the request: KOBIS error 320010: 유효하지않은 키값입니다."
+        // When it is laid out for browse
+        let lines = Renderers.noteLines(note, screen: screen)
+        // Then every line fits, and the failure and its code are on screen
+        #expect(lines.count > 1)
+        #expect(lines.allSatisfy { TextWidth.of($0) <= 80 })
+        #expect(lines.joined(separator: " ").contains("KOBIS error 320010"))
+    }
+
     @Test func aSearchResultCutsTheFactsBeforeTheTitle() {
         let line = SearchRenderer.results(
             [film("20261002")], screen: Screen(style: Style(isEnabled: false), columns: 40))[0]

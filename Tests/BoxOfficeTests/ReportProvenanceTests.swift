@@ -67,6 +67,26 @@ struct ReportProvenanceTests {
         #expect(ChartNotes.cachedDetails(details)?.saved == "2026-11-18 11:06 UTC")
     }
 
+    @Test func onlyTheDetailsThatStoodInForAFailureAreSaidToHave() {
+        // Given three cached films' details, one of them shown because KOBIS could not be reached
+        func film(_ origin: DataOrigin) -> MovieDetails {
+            MovieDetails(
+                movieCode: "1", title: "t", englishTitle: "", openDate: nil, runtimeMinutes: nil,
+                productionYear: nil,
+                genres: [], directors: [], actors: [], nations: [], watchGrade: nil, companies: [],
+                origin: origin)
+        }
+        let details = [
+            film(.cache(savedAt: saved)), film(.cache(savedAt: saved)),
+            film(.cacheAfterFailure(savedAt: saved, failure: "KOBIS could not be reached: offline")),
+        ]
+        // When, Then the note says how many stood in for the failure
+        #expect(
+            ChartNotes.detailsOrigin(details)
+                == "the details of 3 of 3 films came from the cache (saved 2026-11-18 11:06 UTC); 1 of them "
+                + "because KOBIS could not be reached: offline")
+    }
+
     @Test func aReportFromTheNetworkHasNoNotes() async {
         let viewModel = BoxOfficeReportViewModel(
             charts: StubCharts(), movies: SelectiveMovies(), posters: StubPosters(result: .success(nil)))

@@ -194,7 +194,7 @@ final class BrowseView: BrowsePresenting {
                 }
             }
             var bottom = [""]
-            bottom += viewModel.notes.value.map { style.dim("note: " + screenSize.line($0)) }
+            bottom += viewModel.notes.value.flatMap { Renderers.noteLines($0, screen: screenSize) }
             bottom.append(
                 style.dim(
                     ScreenFit.hints(
@@ -214,7 +214,7 @@ final class BrowseView: BrowsePresenting {
                 lines = Renderers.details(movie, poster: viewModel.poster.value, screen: screenSize)
                 // Cached details, and why (a refused key), as `movie` says on standard error.
                 if let note = ChartNotes.origin(movie.origin, of: "these details") {
-                    lines += ["", style.dim(screenSize.line("note: " + note))]
+                    lines += [""] + Renderers.noteLines(note, screen: screenSize)
                 }
             } else if let error = viewModel.errorMessage.value {
                 lines = [style.red("error: " + screenSize.line(error))]

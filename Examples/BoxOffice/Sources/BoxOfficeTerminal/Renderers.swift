@@ -184,4 +184,25 @@ enum Renderers {
         }
         return lines
     }
+
+    /// `note` as dim lines that fit the window's width, wrapped at spaces, so its end (the failure a
+    /// cache stood in for, and its code) is never cut off at the edge; one line when the width is not
+    /// known.
+    static func noteLines(_ note: String, screen: Screen) -> [String] {
+        let text = screen.line("note: " + note)
+        guard let columns = screen.columns, columns > 10 else { return [screen.style.dim(text)] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if TextWidth.of(candidate) <= columns || current.isEmpty {
+                current = candidate
+            } else {
+                lines.append(current)
+                current = "  " + word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines.map(screen.style.dim)
+    }
 }

@@ -27,13 +27,15 @@ public enum ChartNotes {
 
     /// "the details of N of M films came from the cache (saved T), not the network" (saved T1 to T2 when
     /// they were saved at different times); when the service failed for any of them, "… because <the
-    /// failure>" instead, naming it as ``origin(_:of:)`` does; `nil` when none did. A film without
-    /// details counts in M.
+    /// failure>" instead (or "…; K of them because <the failure>" when only K did), naming it as
+    /// ``origin(_:of:)`` does; `nil` when none did. A film without details counts in M.
     public static func detailsOrigin(_ details: [MovieDetails?]) -> String? {
         guard let (count, range) = cachedDetails(details) else { return nil }
         let head = "the details of \(count) of \(films(details.count)) came from the cache (saved \(range))"
         guard let failure = failure(of: details) else { return head + ", not the network" }
-        return head + " because \(failure)"
+        let failed = details.filter { if case .cacheAfterFailure? = $0?.origin { true } else { false } }.count
+        return failed == count
+            ? head + " because \(failure)" : head + "; \(failed) of them because \(failure)"
     }
 
     /// The failure the service answered when the cache stood in for it, for any of `details`: the first,
@@ -46,7 +48,8 @@ public enum ChartNotes {
             }
         ).sorted()
         guard let first = failures.first else { return nil }
-        return failures.count == 1 ? first : first + " (and \(failures.count - 1) other failures)"
+        let others = failures.count - 1
+        return others == 0 ? first : first + " (and \(others) other failure\(others == 1 ? "" : "s"))"
     }
 
     /// How many of `details` came from the cache, and when they were saved (`T`, or `T1 to T2`);
