@@ -64,6 +64,11 @@ private func runBoxOfficeBlocking(
         environment.removeValue(forKey: name)
     }
     environment["NO_COLOR"] = "1"
+    // A run that names no cache folder gets one of its own, removed afterwards: no test writes to the
+    // developer's caches folder, or reads what another run left there.
+    let ownCache = extra["BOXOFFICE_CACHE_DIR"] == nil ? TemporaryFolder() : nil
+    if let ownCache { environment["BOXOFFICE_CACHE_DIR"] = ownCache.url.path }
+    defer { withExtendedLifetime(ownCache) {} }
     process.environment = environment.merging(extra) { _, new in new }
     let output = Pipe()
     let errors = Pipe()
