@@ -107,4 +107,18 @@ struct ForceQuitResumeTests {
         #expect(file.byteCount == 1000)
         #expect(try Data(contentsOf: destination) == patterned(1000, period: 251))
     }
+
+    @Test func onlyAFailureThatIsNeitherTransientNorACancellationStartsAResumedDownloadOver() {
+        // Given the failures a resumed download may end with
+        let unusable = NetworkError.transport(URLError(.cannotDecodeRawData))
+        let dropped = NetworkError.transport(URLError(.networkConnectionLost))
+        let cancelled = NetworkError.transport(URLError(.cancelled))
+        let refused = NetworkError.unacceptableStatus(
+            .init(statusCode: 404, headers: [:], body: Data(), url: nil))
+        // Then only resume data URLSession could not use starts the download over
+        #expect(NetworkProvider.isUnusableResume(unusable))
+        #expect(!NetworkProvider.isUnusableResume(dropped))
+        #expect(!NetworkProvider.isUnusableResume(cancelled))
+        #expect(!NetworkProvider.isUnusableResume(refused))
+    }
 }

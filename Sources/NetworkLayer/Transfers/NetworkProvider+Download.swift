@@ -103,11 +103,19 @@ extension NetworkProvider {
                     resumeData, RangeRules.strongValidator(in: transfer.response?.headerFields ?? [:])
                 ),
                 resumeAttempts: resumeAttempts, progress: progress)
-        } catch NetworkError.transport(let failure) where failure.code != .cancelled && !Task.isCancelled {
+        } catch let error as NetworkError where Self.isUnusableResume(error) && !Task.isCancelled {
             // Resume data URLSession could not use: the download starts over.
             return try await download(
                 endpoint, to: destination, resumeAttempts: resumeAttempts, progress: progress)
         }
+    }
+
+    /// Whether a resumed download's failure says URLSession could not use the resume data: a transport
+    /// failure that is neither a cancellation nor transient (a dropped connection is thrown, not answered
+    /// by fetching the whole file again).
+    static func isUnusableResume(_ error: NetworkError) -> Bool {
+        guard case .transport(let failure) = error else { return false }
+        return failure.code != .cancelled && !error.isTransient
     }
 
     private func download<Response>(

@@ -208,10 +208,9 @@ final class DownloadTaskFile: Sendable {
             state.journaled = journal?.name
             return true
         }
-        guard keeps else {
+        if !keeps {
             FileCalls.remove(partURL, ifStill: identity)
             if let journal { journal.ledger.background.stagingEnded(journal.name) }
-            return
         }
     }
 

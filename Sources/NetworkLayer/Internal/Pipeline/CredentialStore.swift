@@ -239,11 +239,7 @@ final class CredentialStore: Sendable {
                 values += Self.cookies(value).filter { SecretRule.verdict(cookieName: $0.name).isLearned }
                     .map(\.value)
             } else if SecretRule.verdict(headerName: name).isLearned {
-                values.append(value)
-                // The token after an authentication scheme (`Bearer abc…`: `abc…` too).
-                if let space = value.firstIndex(of: " ") {
-                    values.append(String(value[value.index(after: space)...]))
-                }
+                values += Self.headerForms(of: value)
             }
         }
         // Most requests carry no query and no password: no parse for them.
@@ -293,9 +289,12 @@ final class CredentialStore: Sendable {
 
     /// Declares a header's value, and the token after its scheme (`Bearer abc…`: `abc…` too).
     func declareHeaderValue(_ value: String, pinned: Bool = true) {
-        declare(value: value, pinned: pinned)
-        if let space = value.firstIndex(of: " ") {
-            declare(value: String(value[value.index(after: space)...]), pinned: pinned)
-        }
+        for form in Self.headerForms(of: value) { declare(value: form, pinned: pinned) }
+    }
+
+    /// A header's value, and the token after its authentication scheme (`Bearer abc…`: `abc…` too).
+    private static func headerForms(of value: String) -> [String] {
+        guard let space = value.firstIndex(of: " ") else { return [value] }
+        return [value, String(value[value.index(after: space)...])]
     }
 }

@@ -114,7 +114,9 @@ struct SecretMatcher: Sendable {
 
     /// Whether any needle is in `text`.
     func isFound(in text: String) -> Bool {
-        redact(text) != text
+        guard !isEmpty, text.utf8.count >= Self.prefixLength else { return false }
+        var text = text
+        return text.withUTF8 { replacing(in: UnsafeRawBufferPointer($0)) } != nil
     }
 
     /// Whether any needle is in `data`.

@@ -262,8 +262,9 @@ extension BackgroundJournal {
                 })
             failure = transfer.error.map(Failure.init)
             unplaced =
-                transfer.unplacedFile.map { BackgroundTasks.Note(endpoint: "", destination: $0).destination }
-                ?? nil
+                transfer.unplacedFile.flatMap {
+                    BackgroundTasks.Note(endpoint: "", destination: $0).destination
+                }
         }
 
         /// The transfer as reported: the same kind, status, headers and failure; an empty body.
@@ -301,6 +302,11 @@ extension BackgroundJournal {
         var size: Int64
         /// The launch that staged it (``BackgroundTasks/launch``): its own caller may still place it.
         var launch: String
+
+        /// Whether `entry` (``FileCalls/entry(at:)``) is the file staged: the same device, inode and size.
+        func isFile(_ entry: (identity: FileCalls.Identity, size: Int64)) -> Bool {
+            entry.identity.device == device && entry.identity.inode == inode && entry.size == size
+        }
     }
 
     /// A failure's kind and code: what a report at the next launch can say without keeping anything

@@ -85,26 +85,19 @@ extension BackgroundTasks {
             return transfer
         }
         let part = destination.deletingLastPathComponent().appendingPathComponent(staged.name)
-        var error: NetworkError?
-        if let entry = FileCalls.entry(at: part), entry.identity.device == staged.device,
-            entry.identity.inode == staged.inode, entry.size == staged.size
-        {
+        if let entry = FileCalls.entry(at: part), staged.isFile(entry) {
             do {
                 try Self.whileKeptAwake { try FileCalls.replace(destination, with: part) }
+                return transfer
             } catch {
                 FileCalls.remove(part, ifStill: entry.identity)
                 return failed(transfer, error as? NetworkError ?? .file(error))
             }
-        } else if let placed = FileCalls.entry(at: destination), placed.identity.device == staged.device,
-            placed.identity.inode == staged.inode, placed.size == staged.size
-        {
-            // Placed already (a rename keeps the file's inode): the process was killed after placing it,
-            // before the entry was removed.
-            return transfer
-        } else {
-            error = .file(POSIXError(.ENOENT))
         }
-        return error.map { failed(transfer, $0) } ?? transfer
+        // Placed already (a rename keeps the file's inode): the process was killed after placing it,
+        // before the entry was removed.
+        if let placed = FileCalls.entry(at: destination), staged.isFile(placed) { return transfer }
+        return failed(transfer, .file(POSIXError(.ENOENT)))
     }
 
     /// Why `destination`'s folder cannot take a file from this process: it is gone (`ENOENT`), or not

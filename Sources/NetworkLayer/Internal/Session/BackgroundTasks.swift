@@ -281,15 +281,14 @@ final class BackgroundTasks: Sendable {
         let late = events.withLock { events -> Bool in
             // A mark older than ``lateHandlerWindow`` was a batch of an earlier wake: this handler waits
             // for the events of its own.
-            guard let finished = events.finishedWithoutHandlerAt,
+            defer { events.finishedWithoutHandlerAt = nil }
+            if let finished = events.finishedWithoutHandlerAt,
                 time.timeIntervalSince(finished) <= Self.lateHandlerWindow.timeInterval
-            else {
-                events.finishedWithoutHandlerAt = nil
-                events.handlers.append(handler)
-                return false
+            {
+                return true
             }
-            events.finishedWithoutHandlerAt = nil
-            return true
+            events.handlers.append(handler)
+            return false
         }
         guard late else { return }
         // Events of a later batch may already be queued: they are delivered first. A file staged for a
