@@ -1,7 +1,8 @@
 /// Terminal column widths, measured per character (grapheme cluster) as terminals draw them: Hangul
-/// (composed, or decomposed into jamo), CJK and emoji take two columns, combining marks none. An emoji is two columns however it is built: a
-/// scalar with emoji presentation (🚀, 🪐, ⚡), a text symbol made emoji by U+FE0F (❤️), a skin tone or a
-/// ZWJ family, and a flag (a pair of regional indicators, or a lone one).
+/// (composed, or decomposed into jamo), CJK and emoji take two columns, combining marks none. An emoji
+/// is two columns however it is built: a scalar with emoji presentation (🚀, 🪐, ⚡), a text symbol made
+/// emoji by U+FE0F (❤️), a skin tone or a ZWJ family, and a flag (a pair of regional indicators, or a
+/// lone one).
 enum TextWidth {
     static func of(_ text: String) -> Int {
         text.reduce(0) { $0 + width(of: $1) }

@@ -12,10 +12,10 @@ import Foundation
 /// It holds nothing secret, whatever the process has declared so far (a relaunch in the background may
 /// not have made its groups yet): the endpoint's name redacted, the response's scheme, host and port
 /// (no path: it may carry a token), a download's destination (relative to the home folder), the
-/// status, the response's descriptive headers only (``keptHeaders``), and the failure's kind. An upload's response body is not
-/// kept: a replayed report's body is empty. Each entry is one small JSON file; at most ``entryLimit`` are
-/// read at a launch, each at most ``entrySizeLimit`` bytes, and one that is not a regular file or cannot
-/// be read is removed unread.
+/// status, the response's descriptive headers only (``keptHeaders``), and the failure's kind. An
+/// upload's response body is not kept: a replayed report's body is empty. Each entry is one small JSON
+/// file; at most ``entryLimit`` are read at a launch, each at most ``entrySizeLimit`` bytes, and one that
+/// is not a regular file or cannot be read is removed unread.
 struct BackgroundJournal: Sendable {
     /// The most entries read at one launch: 1,000.
     static let entryLimit = 1_000

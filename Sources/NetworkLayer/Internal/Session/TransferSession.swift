@@ -138,8 +138,9 @@ final class TransferSession: Sendable {
     }
 
     /// Whether the session was invalidated, so no task may be made on it (URLSession raises an exception
-    /// for one): `handler` then fails with ``NetworkError/InvalidRequest/sessionInvalidated(endpoint:reason:)``.
-    /// Asked before every task, a resume's and a retry's included.
+    /// for one): `handler` then fails with
+    /// ``NetworkError/InvalidRequest/sessionInvalidated(endpoint:reason:)``. Asked before every task, a
+    /// resume's and a retry's included.
     private func refusedAsInvalidated(_ request: URLRequest, handler: TransferHandler) -> Bool {
         guard let reason = delegate.invalidation.withLock({ $0 }) else { return false }
         handler.fail(
