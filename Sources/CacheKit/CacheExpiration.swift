@@ -70,7 +70,12 @@ struct StoredExpiration: Sendable, Equatable {
 
     @inlinable
     init(_ expiration: CacheExpiration, now: Date) {
-        let seconds = now.timeIntervalSince1970
+        self.init(expiration, at: now.timeIntervalSince1970)
+    }
+
+    /// The expiration of an entry stored `seconds` after 1970, computed on seconds, without a `Date`.
+    @inlinable
+    init(_ expiration: CacheExpiration, at seconds: Double) {
         switch expiration {
         case .never:
             self.init(deadline: .infinity, duration: .infinity)
@@ -78,8 +83,11 @@ struct StoredExpiration: Sendable, Equatable {
             self.init(deadline: date.timeIntervalSince1970, duration: 0)
         case .until(let date, let renewal):
             self.init(deadline: date.timeIntervalSince1970, duration: renewal.isFinite ? renewal : 0)
-        case .seconds, .days:
-            let deadline = expiration.expirationDate(from: now).timeIntervalSince1970
+        case .seconds(let duration):
+            let deadline = seconds + duration
+            self.init(deadline: deadline, duration: deadline - seconds)
+        case .days(let days):
+            let deadline = seconds + Double(days) * 86_400
             self.init(deadline: deadline, duration: deadline - seconds)
         }
     }

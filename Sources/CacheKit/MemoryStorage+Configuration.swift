@@ -16,7 +16,13 @@ extension MemoryStorage {
         /// The cost of a value. By default, ``CacheCostCalculable/cacheCost`` when the value conforms,
         /// otherwise 1. A negative cost counts as 0, and no entry or limit counts for more than
         /// `Int.max / 2`, so the total never overflows.
-        public var cost: @Sendable (Value) -> Int
+        public var cost: @Sendable (Value) -> Int {
+            get { customCost ?? { ($0 as? any CacheCostCalculable)?.cacheCost ?? 1 } }
+            set { customCost = newValue }
+        }
+        /// The cost closure the app set, or `nil` for the default, which the storage computes without
+        /// calling a closure (``MemoryStorage/cost(of:)``).
+        @usableFromInline var customCost: (@Sendable (Value) -> Int)?
         /// Called after each ``CacheEvent``, outside the storage's lock. `nil` by default.
         public var onEvent: (@Sendable (CacheEvent) -> Void)?
         /// Where the storage hears memory warnings and the app's move to the background, to give memory
@@ -45,7 +51,7 @@ extension MemoryStorage {
             self.totalCostLimit = totalCostLimit
             self.expiration = expiration
             self.sweepInterval = sweepInterval
-            self.cost = cost ?? { ($0 as? any CacheCostCalculable)?.cacheCost ?? 1 }
+            self.customCost = cost
             self.onEvent = onEvent
             self.signals = signals
         }

@@ -45,7 +45,9 @@ struct ClockTable<Key: Hashable, Payload> {
 
     @usableFromInline var items: [Key: Item] = [:]
     @usableFromInline var links: [Link] = []
-    @usableFromInline var freeLinks: [Int] = []
+    /// The first free link; free links are chained through their `newer` field, so freeing and reusing
+    /// one touches no other array.
+    @usableFromInline var firstFree = -1
     @usableFromInline var newest = -1
     @usableFromInline var oldest = -1
 
@@ -113,9 +115,39 @@ struct ClockTable<Key: Hashable, Payload> {
             moveToNewest(items.values[position].link)
             return old
         }
+        insertAbsent(payload, forKey: key)
+        return nil
+    }
+
+    /// Inserts or replaces `key` as the newest, unmarked entry in one hashed probe, one fewer than
+    /// ``insert(_:forKey:)``. Returns the replaced payload, and the new entry's link for
+    /// ``removeLeastRecentlyUsed(sparing:)``.
+    @inlinable
+    mutating func upsert(_ payload: Payload, forKey key: Key) -> (replaced: Payload?, link: Int) {
+        let link = newestLink(for: key)
+        guard let old = items.updateValue(Item(payload: payload, link: link), forKey: key) else {
+            return (nil, link)
+        }
+        unlink(old.link)
+        free(old.link)
+        return (old.payload, link)
+    }
+
+    /// Inserts `key`, which the caller knows is absent, as the newest, unmarked entry.
+    @inlinable
+    mutating func insertAbsent(_ payload: Payload, forKey key: Key) {
+        let link = newestLink(for: key)
+        let replaced = items.updateValue(Item(payload: payload, link: link), forKey: key)
+        assert(replaced == nil, "insertAbsent found the key present")
+    }
+
+    /// A link for `key` at the newest end, reusing a free one.
+    @inlinable
+    mutating func newestLink(for key: Key) -> Int {
         let link: Int
-        if let free = freeLinks.popLast() {
-            link = free
+        if firstFree >= 0 {
+            link = firstFree
+            firstFree = links[link].newer
             links[link] = Link(key: key, newer: -1, older: newest)
         } else {
             link = links.count
@@ -124,8 +156,7 @@ struct ClockTable<Key: Hashable, Payload> {
         if newest >= 0 { links[newest].newer = link }
         newest = link
         if oldest < 0 { oldest = link }
-        items[key] = Item(payload: payload, link: link)
-        return nil
+        return link
     }
 
     /// Removes `key` and returns the stored key with its payload, so the caller decides when both are
@@ -134,26 +165,37 @@ struct ClockTable<Key: Hashable, Payload> {
     @discardableResult
     mutating func remove(_ key: Key) -> (key: Key, payload: Payload)? {
         guard let position = items.index(forKey: key) else { return nil }
+        return remove(at: position)
+    }
+
+    /// Removes the entry at `position` (found by the caller, so the key is not hashed again).
+    @inlinable
+    mutating func remove(at position: Position) -> (key: Key, payload: Payload) {
         let (storedKey, item) = items.remove(at: position)
         unlink(item.link)
-        links[item.link].key = nil
-        freeLinks.append(item.link)
+        free(item.link)
         return (storedKey, item.payload)
     }
 
     /// Removes the oldest entry not marked since it was last passed over; marked entries met on the way
-    /// are unmarked and moved to the newest end.
+    /// are unmarked and moved to the newest end, and so is the entry at link `kept`, which is never
+    /// removed (`nil` once it is the only entry left).
     @inlinable
-    mutating func removeLeastRecentlyUsed() -> (key: Key, payload: Payload)? {
+    mutating func removeLeastRecentlyUsed(sparing kept: Int = -1) -> (key: Key, payload: Payload)? {
         while oldest >= 0 {
             let link = oldest
+            if link == kept {
+                if newest == kept { return nil }
+                moveToNewest(kept)
+                continue
+            }
             guard let key = links[link].key, let position = items.index(forKey: key) else { return nil }
             if items.values[position].isReferenced {
                 items.values[position].isReferenced = false
                 moveToNewest(link)
                 continue
             }
-            return remove(key)
+            return remove(at: position)
         }
         return nil
     }
@@ -186,6 +228,14 @@ struct ClockTable<Key: Hashable, Payload> {
         if newest >= 0 { links[newest].newer = link }
         newest = link
         if oldest < 0 { oldest = link }
+    }
+
+    /// Puts an unlinked `link` at the head of the free chain.
+    @inlinable
+    mutating func free(_ link: Int) {
+        links[link].key = nil
+        links[link].newer = firstFree
+        firstFree = link
     }
 
     @inlinable
