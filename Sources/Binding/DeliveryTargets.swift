@@ -74,8 +74,10 @@ extension Observable where Value: Sendable {
             }
             handler(owner, value)
         }
+        // The test seam is read once, here, so a value pays nothing for it.
+        let hook = lock.withLock { publishHook }
         let subscription = addSubscriber { value in
-            self.runPublishHook()
+            hook?()
             hop.deliver(value)
             return true
         }

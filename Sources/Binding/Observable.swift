@@ -35,8 +35,10 @@ public final class Observable<Value> {
     private var upstream: [AnyObject] = []
     /// How many values each new subscriber skips (``dropFirst(_:)``); 0 for most observables.
     private var skippedPerSubscriber = 0
-    /// A test seam: run by the combining operators just before they set this observable. `nil` outside
-    /// tests.
+    /// A test seam: run by the combining operators and a two-way binding just before they set this
+    /// observable (read under the lock the set takes anyway), and on a value's thread before an
+    /// owner-bound main-actor subscription made after it was set hands the value on (read once, when
+    /// subscribing). `nil` outside tests.
     @usableFromInline var publishHook: (@Sendable () -> Void)?
 
     /// Creates an observable holding `value`.
@@ -187,6 +189,11 @@ public final class Observable<Value> {
     /// - Returns: Whether it was stored.
     func send(_ newValue: Value, ifStillAt seenVersion: UInt64) -> Bool {
         lock.lock()
+        if let hook = publishHook {
+            lock.unlock()
+            hook()
+            lock.lock()
+        }
         guard version == seenVersion else {
             lock.unlock()
             return false
@@ -221,8 +228,7 @@ public final class Observable<Value> {
         }
     }
 
-    /// Sets the test seam run just before a combining operator sets this observable, and on a value's
-    /// thread before an owner-bound main-actor subscription hands the value on.
+    /// Sets the test seam (see `publishHook`; it costs no lock per value when unset).
     func setPublishHook(_ hook: (@Sendable () -> Void)?) {
         var replaced = hook
         lock.withLock { swap(&publishHook, &replaced) }
@@ -233,11 +239,6 @@ public final class Observable<Value> {
     @usableFromInline
     func retain(_ object: AnyObject) {
         lock.withLock { upstream.append(object) }
-    }
-
-    /// Runs the test seam, if any, with no lock held.
-    func runPublishHook() {
-        lock.withLock { publishHook }?()
     }
 }
 

@@ -24,14 +24,18 @@ struct OwnerReleaseTests {
         DispatchQueue.main.setSpecific(key: Self.mainKey, value: true)
         let deinits = Recorder<Bool>()
         let title = Observable(0)
-        var screen: Screen? = Screen(deinits: deinits)
-        let token = title.subscribeOnMainActor(with: try #require(screen)) { _, _ in }
         let reached = DispatchSemaphore(value: 0)
         let dropped = DispatchSemaphore(value: 0)
+        // (the seam is read when subscribing; the current value, delivered while subscribing, passes)
+        let calls = Recorder<Bool>()
         title.setPublishHook {
+            calls.append(true)
+            guard calls.values.count > 1 else { return }
             reached.signal()
             dropped.wait()
         }
+        var screen: Screen? = Screen(deinits: deinits)
+        let token = title.subscribeOnMainActor(with: try #require(screen)) { _, _ in }
         Thread { title.value = 1 }.start()
         // A value that never reaches the seam (the seam moved) fails here instead of hanging the run.
         let arrived = try await offThePool { reached.wait(timeout: .now() + 30) == .success }

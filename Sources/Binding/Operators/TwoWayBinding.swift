@@ -23,7 +23,6 @@ extension Observable where Value: Sendable & Equatable {
             let value = source.value
             let (current, version) = target.snapshot()
             guard current != value else { return }
-            target.runPublishHook()
             // A write to the target since the snapshot wins: its own copy back is queued behind this one.
             _ = target.send(value, ifStillAt: version)
         }
