@@ -19,7 +19,10 @@ struct MemoryStorageCostTests {
     }
 
     struct Plain: Sendable {}
-    enum Choice: Sendable { case one, two(String) }
+    enum Choice: Sendable {
+        case one
+        case two(String)
+    }
     protocol Poster2<Size>: Sendable { associatedtype Size }
     struct Sized: CacheCostCalculable, Poster2 {
         typealias Size = Int
