@@ -36,7 +36,9 @@ let package = Package(
             plugins: benchmarkPlugins),
         .executableTarget(
             name: "CacheKitBenchmarks",
-            dependencies: benchmarkDependencies + [.product(name: "CacheKit", package: "AppArchitectureKit")],
+            dependencies: benchmarkDependencies + [
+                "KeySequences", .product(name: "CacheKit", package: "AppArchitectureKit"),
+            ],
             path: "Benchmarks/CacheKitBenchmarks",
             plugins: benchmarkPlugins),
         .executableTarget(
@@ -60,10 +62,13 @@ let package = Package(
                 .product(name: "Swinject", package: "Swinject"),
             ],
             path: "Tools/AppGraph"),
+        // The key sequences the CacheKit rows visit, the same in both harnesses.
+        .target(name: "KeySequences", path: "Tools/KeySequences"),
         .executableTarget(
             name: "InstructionCounts",
             dependencies: [
                 "AppGraph",
+                "KeySequences",
                 .product(name: "CacheKit", package: "AppArchitectureKit"),
                 .product(name: "DIKit", package: "AppArchitectureKit"),
                 .product(name: "Binding", package: "AppArchitectureKit"),

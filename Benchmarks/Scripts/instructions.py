@@ -52,6 +52,8 @@ ROWS = [
      ("at most", 1.0)),
     ("Memory store with eviction, 1,000 entries, vs NSCache", "store-eviction-1000-cachekit",
      "store-eviction-1000-nscache", ("compare", None)),
+    ("Memory get-or-store mix, Zipf keys, a tenth held, vs a locked Dictionary holding all",
+     "zipf-mix-cachekit", "zipf-mix-dictionary", ("at most", 2.0)),
     ("Memory store with eviction, 1,000,000 entries, vs 1,000 entries (flat)", "store-eviction-1000000-cachekit",
      "store-eviction-1000-cachekit", ("at most", 1.2)),
     ("DIKit resolve the 12-service app graph, vs Swinject", "app-graph-dikit", "app-graph-swinject",

@@ -1,6 +1,7 @@
 import Benchmark
 import CacheKit
 import Foundation
+import KeySequences
 
 // CacheKit's tiers against NSCache, a lock-guarded Dictionary, and raw Data file I/O, doing the same work.
 
@@ -13,14 +14,6 @@ final class Box: @unchecked Sendable {
 let smoke = ProcessInfo.processInfo.environment["BENCHMARK_SMOKE"] != nil
 let sizes = smoke ? [1_000] : [1_000, 100_000, 1_000_000]
 
-/// Keys visited in a scattered but repeatable order.
-func scatteredKeys(count: Int, within size: Int) -> [Int] {
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    return (0..<count).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Int(state >> 33) % size
-    }
-}
 
 func temporaryFolder(_ name: String) -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -33,6 +26,32 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo,
         maxDuration: .seconds(smoke ? 1 : 2), maxIterations: smoke ? 1 : 500)
+
+    // MARK: Memory: a get-or-store mix with eviction (Zipf keys, room for a tenth of them)
+    let mixKeys = zipfKeys(count: 4_096, within: 10_000)
+    Benchmark("Memory get-or-store mix, Zipf, a tenth held: MemoryStorage") { benchmark in
+        let storage = MemoryStorage<Int, Box>(configuration: .init(countLimit: 1_000, sweepInterval: nil))
+        let box = Box(0)
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+            let key = mixKeys[index & 4_095]
+            if storage.value(forKey: key) == nil { storage.store(box, forKey: key) }
+        }
+        benchmark.stopMeasurement()
+    }
+    Benchmark("Memory get-or-store mix, Zipf, a tenth held: locked Dictionary") { benchmark in
+        let lock = NSLock()
+        var dictionary: [Int: Box] = [:]
+        let box = Box(0)
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+            let key = mixKeys[index & 4_095]
+            lock.lock()
+            if dictionary[key] == nil { dictionary[key] = box }
+            lock.unlock()
+        }
+        benchmark.stopMeasurement()
+    }
 
     // MARK: Memory: hit, miss, store with eviction
     for size in sizes {

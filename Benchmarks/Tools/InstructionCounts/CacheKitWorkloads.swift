@@ -1,5 +1,6 @@
 import CacheKit
 import Foundation
+import KeySequences
 
 // CacheKit's memory tier beside a lock-guarded Dictionary and NSCache, at three sizes.
 
@@ -16,7 +17,7 @@ let sizes =
     ? [1_000, 100_000, 1_000_000] : [1_000]
 
 func cacheKitWorkloads() -> [Workload] {
-    sizes.flatMap { size -> [Workload] in
+    mixWorkloads() + sizes.flatMap { size -> [Workload] in
         let keys = scatteredKeys(count: 4_096, within: size)
         return [
             Workload(name: "memory-hit-\(size)-cachekit") {
@@ -68,4 +69,35 @@ func cacheKitWorkloads() -> [Workload] {
             },
         ]
     }
+}
+
+/// A get-or-store mix with eviction: keys drawn by Zipf's law from 10,000, into a tier that holds a tenth
+/// of them; a miss stores the key. Beside a locked `Dictionary` doing the same without a limit.
+func mixWorkloads() -> [Workload] {
+    let box = Box(0)
+    return [
+        Workload(name: "zipf-mix-cachekit") {
+            let keys = zipfKeys(count: 4_096, within: 10_000)
+            let storage = MemoryStorage<Int, Box>(configuration: .init(countLimit: 1_000, sweepInterval: nil))
+            return { count in
+                for index in 0..<count {
+                    let key = keys[index & 4_095]
+                    if storage.value(forKey: key) == nil { storage.store(box, forKey: key) }
+                }
+            }
+        },
+        Workload(name: "zipf-mix-dictionary") {
+            let keys = zipfKeys(count: 4_096, within: 10_000)
+            let lock = NSLock()
+            var dictionary: [Int: Box] = [:]
+            return { count in
+                for index in 0..<count {
+                    let key = keys[index & 4_095]
+                    lock.lock()
+                    if dictionary[key] == nil { dictionary[key] = box }
+                    lock.unlock()
+                }
+            }
+        },
+    ]
 }
