@@ -25,15 +25,13 @@ enum Chromium {
     /// 60 seconds.
     static func screenshot(of page: URL, to screenshot: URL, width: Int, height: Int) async throws {
         guard let path else { throw FixtureError(message: "Chromium is not installed") }
+        let profile = TemporaryFolder("chromium")  // the browser's profile, removed with it
         try await offThePool {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = [
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                "--user-data-dir="
-                    + FileManager.default.temporaryDirectory.appendingPathComponent(
-                        "chromium-\(UUID().uuidString)"
-                    ).path,
+                "--user-data-dir=" + profile.url.path,
                 "--window-size=\(width),\(height)", "--screenshot=\(screenshot.path)", page.absoluteString,
             ]
             process.standardOutput = FileHandle.nullDevice

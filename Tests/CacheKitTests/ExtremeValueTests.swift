@@ -55,11 +55,13 @@ struct ExtremeValueTests {
         // When it is written back, and storages are made with it
         configuration.sweepPeriod = read
         _ = MemoryStorage<String, String>(configuration: configuration)
-        var disk = DiskStorage<Data>.Configuration(directory: TemporaryFolder().url)
+        let folder = TemporaryFolder()
+        var disk = DiskStorage<Data>.Configuration(directory: folder.url)
         disk.sweepPeriod = duration
         _ = try DiskStorage<Data>(configuration: disk)
         // Then nothing trapped, and the period reads the same
         #expect(configuration.sweepPeriod == read)
+        withExtendedLifetime(folder) {}  // removed only now, after the storage made it
     }
 
     @Test(arguments: intervals)

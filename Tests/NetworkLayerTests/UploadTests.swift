@@ -19,13 +19,14 @@ struct UploadTests {
 
     let server: TestServer
     let upload: Endpoint<Received>
-    let folder: URL
+    /// Removed with the suite's instance, after each test.
+    let temporary: TemporaryFolder
+    var folder: URL { temporary.url }
 
     init() async throws {
         server = try await TestServer.shared.value
         upload = EndpointGroup(baseURL: server.baseURL).endpoint(.post, "upload")
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("uploads-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        temporary = try TemporaryFolder.create("uploads")
     }
 
     func provider() -> NetworkProvider {

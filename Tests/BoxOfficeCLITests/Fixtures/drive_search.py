@@ -10,6 +10,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,12 +22,20 @@ SEARCH_PATH = "/kobis/movie/searchMovieList.json"
 
 
 def main():
+    cache = tempfile.mkdtemp()
+    try:
+        return drive(cache)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)  # the run's cache folder leaves nothing behind
+
+
+def drive(cache):
     binary, base = sys.argv[1], sys.argv[2]
     dump = "--dump" in sys.argv
     primary, secondary = pty.openpty()
     env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", KOBIS_API_KEY="test-key",
                KAKAO_REST_API_KEY="test-rest-key", KOBIS_BASE_URL=base + "/kobis", KAKAO_BASE_URL=base + "/kakao",
-               BOXOFFICE_CACHE_DIR=tempfile.mkdtemp())
+               BOXOFFICE_CACHE_DIR=cache)
     process = subprocess.Popen([binary, "browse", "--offline"] if "--offline" in sys.argv else [binary, "browse"],
                                stdin=secondary, stdout=secondary, stderr=secondary, env=env, close_fds=True)
     os.close(secondary)
