@@ -16,9 +16,9 @@ import Foundation
         let background = BackgroundTasks(
             identifier: "child", report: { _ in }, handlerQueue: DispatchQueue(label: "child.handlers"),
             journal: BackgroundJournal(folder: URL(fileURLWithPath: journal)))
-        let file = DownloadTaskFile(
+        let file = SessionWrittenFile(
             destination: URL(fileURLWithPath: destination), stagesAtOnce: true,
-            ledger: DownloadTaskFile.Ledger(background: background, endpoint: "GET movie.bin"))
+            ledger: SessionWrittenFile.Ledger(background: background, endpoint: "GET movie.bin"))
         guard let url = URL(string: "https://cdn.example/movie.bin"),
             let head = HTTPURLResponse(
                 url: url, statusCode: 200, httpVersion: "HTTP/1.1",

@@ -133,7 +133,7 @@ struct BackgroundStagingJournalTests {
         // Given a background download's file staged for its caller
         let background = BackgroundTasks(identifier: "place", report: { _ in }, journal: journal)
         let destination = folder.url.appendingPathComponent("placed.bin")
-        let file = DownloadTaskFile(
+        let file = SessionWrittenFile(
             destination: destination, stagesAtOnce: true,
             ledger: .init(background: background, endpoint: "GET a"))
         try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-7")
@@ -149,7 +149,7 @@ struct BackgroundStagingJournalTests {
         // Given a background download's file staged for its caller
         let background = BackgroundTasks(identifier: "refuse", report: { _ in }, journal: journal)
         let destination = folder.url.appendingPathComponent("refused.bin")
-        let file = DownloadTaskFile(
+        let file = SessionWrittenFile(
             destination: destination, stagesAtOnce: true,
             ledger: .init(background: background, endpoint: "GET a"))
         try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-8")
@@ -170,7 +170,7 @@ struct BackgroundStagingJournalTests {
             journal: journal,
             after: { _, _ in })
         let destination = folder.url.appendingPathComponent("held.bin")
-        let file = DownloadTaskFile(
+        let file = SessionWrittenFile(
             destination: destination, stagesAtOnce: true,
             ledger: .init(background: background, endpoint: "GET a"))
         try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-9")
@@ -194,7 +194,7 @@ struct BackgroundStagingJournalTests {
             journal: journal,
             after: { _, _ in })
         let destination = folder.url.appendingPathComponent("late.bin")
-        let file = DownloadTaskFile(
+        let file = SessionWrittenFile(
             destination: destination, stagesAtOnce: true,
             ledger: .init(background: background, endpoint: "GET a"))
         try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-11")
@@ -215,7 +215,7 @@ struct BackgroundStagingJournalTests {
         let background = BackgroundTasks(
             identifier: "gave-up", report: { _ in }, handlerQueue: DispatchQueue(label: "gave-up"),
             journal: journal, after: { _, _ in })
-        let file = DownloadTaskFile(
+        let file = SessionWrittenFile(
             destination: folder.url.appendingPathComponent("gone.bin"), stagesAtOnce: true,
             ledger: .init(background: background, endpoint: "GET a"))
         file.discard()
@@ -235,7 +235,7 @@ struct BackgroundStagingJournalTests {
         let background = BackgroundTasks(
             identifier: "two", report: { _ in }, handlerQueue: DispatchQueue(label: "two"), journal: journal,
             after: { _, work in fires.withLock { $0.append(work) } })
-        let file = DownloadTaskFile(
+        let file = SessionWrittenFile(
             destination: folder.url.appendingPathComponent("two.bin"), stagesAtOnce: true,
             ledger: .init(background: background, endpoint: "GET a"))
         try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-13")
@@ -263,7 +263,7 @@ struct BackgroundStagingJournalTests {
                 scheduled.append(delay)
                 fire.withLock { $0 = work }
             })
-        let file = DownloadTaskFile(
+        let file = SessionWrittenFile(
             destination: folder.url.appendingPathComponent("never.bin"), stagesAtOnce: true,
             ledger: .init(background: background, endpoint: "GET a"))
         try file.adopt(try downloaded(Data("film".utf8)), head: try head(), journalName: "task-10")

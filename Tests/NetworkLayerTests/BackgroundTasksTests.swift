@@ -60,7 +60,7 @@ struct BackgroundTasksTests {
         let reports = Recorder<BackgroundTransfer>()
         let background = BackgroundTasks(identifier: "downloads", report: { reports.append($0) })
         let failure = URLError(
-            .networkConnectionLost, userInfo: [DownloadTaskFile.resumeDataKey: Data("secret".utf8)])
+            .networkConnectionLost, userInfo: [SessionWrittenFile.resumeDataKey: Data("secret".utf8)])
         // When
         background.completed(
             task(note: .init(endpoint: "trailer", destination: URL(fileURLWithPath: "/tmp/t"))),
@@ -72,7 +72,7 @@ struct BackgroundTasksTests {
             return
         }
         #expect(error.code == .networkConnectionLost)
-        #expect(error.userInfo[DownloadTaskFile.resumeDataKey] == nil)
+        #expect(error.userInfo[SessionWrittenFile.resumeDataKey] == nil)
     }
 
     @Test func anOrphanWithoutANoteIsNotReported() {

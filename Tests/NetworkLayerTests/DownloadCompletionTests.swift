@@ -134,6 +134,6 @@ struct DownloadCompletionTests {
             ("bytes */-1", nil), ("bytes */99999999999999999999", nil), ("bytes */5 ", nil),
         ] as [(String, Int64?)])
     func anUnsatisfiedRangeSaysItsTotalOnlyInItsOwnForm(header: String, total: Int64?) {
-        #expect(DownloadFile.unsatisfiedRangeTotal(header) == total)
+        #expect(ProviderWrittenFile.unsatisfiedRangeTotal(header) == total)
     }
 }

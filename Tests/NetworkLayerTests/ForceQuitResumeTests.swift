@@ -23,7 +23,7 @@ struct ForceQuitResumeTests {
         URLError(
             .cancelled,
             userInfo: [
-                BackgroundTasks.cancelledReasonKey: 0, DownloadTaskFile.resumeDataKey: resumeData,
+                BackgroundTasks.cancelledReasonKey: 0, SessionWrittenFile.resumeDataKey: resumeData,
             ])
     }
 
@@ -65,7 +65,7 @@ struct ForceQuitResumeTests {
             return
         }
         #expect(failure.code == .cancelled)
-        #expect(failure.userInfo[DownloadTaskFile.resumeDataKey] == nil)
+        #expect(failure.userInfo[SessionWrittenFile.resumeDataKey] == nil)
         #expect(!journaled.values.isEmpty)
         #expect(journaled.values.allSatisfy { $0.range(of: Data("SECRET".utf8)) == nil })
         var dumped = ""

@@ -50,7 +50,7 @@ struct HTTPCacheUnitTests {
     @Test func theAgeOfAnAnswerFollowsRFC9111() throws {
         // Given an answer sent 10 s before it arrived, with Age 30, that took 2 s, held 100 s since
         let sent = Date(timeIntervalSince1970: 1_000_000)
-        let date = try #require(RetryAfter.httpDate(from: "Mon, 12 Jan 1970 13:46:30 GMT"))
+        let date = try #require(HTTPDate.parse("Mon, 12 Jan 1970 13:46:30 GMT"))
         let entry = CachedHTTPResponse(
             statusCode: 200,
             headers: ["Date": "Mon, 12 Jan 1970 13:46:30 GMT", "Age": "30", "Cache-Control": "max-age=200"],

@@ -57,7 +57,7 @@ struct RetryAfterTests {
     ])
     func eachHTTPDateFormTheRFCAllowsIsAWaitUntilThatMoment(value: String) throws {
         // Given a moment 30 seconds before the date
-        let now = try #require(RetryAfter.httpDate(from: "Fri, 15 Jan 2027 08:00:00 GMT"))
+        let now = try #require(HTTPDate.parse("Fri, 15 Jan 2027 08:00:00 GMT"))
         // When
         let wait = RetryAfter.delay(from: value, now: now)
         // Then

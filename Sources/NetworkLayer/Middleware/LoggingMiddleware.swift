@@ -65,11 +65,3 @@ extension LoggingMiddleware {
         return NetworkError.oneLine(Redaction.redact(text: "\(error)"))
     }
 }
-
-extension Duration {
-    var formattedMilliseconds: String {
-        // Clamped: `Int(_:)` traps on a value past `Int.max`, and a clock may jump that far.
-        let milliseconds = min(max(timeInterval * 1000, -9e18), 9e18).rounded()
-        return "\(Int(milliseconds)) ms"
-    }
-}

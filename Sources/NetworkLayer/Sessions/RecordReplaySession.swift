@@ -100,7 +100,7 @@ public final class RecordReplaySession: NetworkSessionType {
         // A body whose secrets were hidden is shorter than the length recorded with it: the length
         // replayed is the body's own, or a download would take it for a dropped connection.
         var headers = exchange.headers
-        for name in headers.keys where name.caseInsensitiveCompare("Content-Length") == .orderedSame {
+        for name in headers.keys where name.isHeaderName("Content-Length") {
             headers[name] = String(body.count)
         }
         return (

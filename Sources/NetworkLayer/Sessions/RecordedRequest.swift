@@ -66,7 +66,7 @@ public struct RecordedRequest: Sendable, Equatable, CustomStringConvertible, Cus
     ///   - value: The value expected, a credential included.
     /// - Returns: `true` when the request carried the field with that value.
     public func header(_ name: String, is value: String) -> Bool {
-        sentHeaders.contains { $0.key.caseInsensitiveCompare(name) == .orderedSame && $0.value == value }
+        sentHeaders.contains { $0.key.isHeaderName(name) && $0.value == value }
     }
 
     /// `GET https://…` and the fields, credentials hidden.
