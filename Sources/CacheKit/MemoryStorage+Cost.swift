@@ -3,7 +3,7 @@ extension MemoryStorage {
     /// set one, otherwise ``CacheCostCalculable/cacheCost`` when the value conforms, otherwise 1.
     ///
     /// The default asks the runtime whether the value conforms, a dynamic cast that was 43 % of a store's
-    /// instructions (Docs/Performance.md). Where the answer cannot vary it is decided once, at `init`
+    /// instructions (Docs/Performance-Causes.md). Where the answer cannot vary it is decided once, at `init`
     /// (``valuesOfExactTypeCostOne``): when `Value` is a struct, an enum or a class that does not
     /// conform, a value whose dynamic type is exactly `Value` costs 1 without a cast. Every other value
     /// takes the cast: an instance of a subclass, any value of an existential `Value` (whose

@@ -218,7 +218,7 @@ public final class MemoryStorage<Key: Hashable & Sendable, Value: Sendable>: Sen
             return (remove(key, from: &state), evicted)
         }
         // One hashed probe finds, replaces or inserts the key (a store was 3,734 instructions when it
-        // probed three times and asked the runtime for the cost; Docs/Performance.md).
+        // probed three times and asked the runtime for the cost; Docs/Performance-Causes.md).
         let (old, link) = state.table.upsert(entry, forKey: key)
         var replaced: Removed?
         if let old {

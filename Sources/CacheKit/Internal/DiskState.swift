@@ -1,6 +1,6 @@
 // The disk tier's index and locked state, outside the generic `DiskStorage<Value>`: nothing in them
 // depends on `Value`, and nested in it they were generic too, so every hit looked up the index's type
-// metadata at run time (about 6,700 instructions of a 4 KB hit, Docs/Performance.md).
+// metadata at run time (about 6,700 instructions of a 4 KB hit, Docs/Performance-Causes.md).
 
 /// One entry of a disk tier's index.
 struct DiskIndexEntry: Sendable {

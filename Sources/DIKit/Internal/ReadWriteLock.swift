@@ -19,7 +19,7 @@ typealias LockStripe = UnsafeMutablePointer<pthread_rwlock_t>
 /// ``ResolutionFrames``), so readers on threads with different stripes do not write the same reader
 /// count, where one lock's was written by every resolve on every core (two threads resolving the app
 /// graph: 4.6 to 5.0 µs a pair with one lock, 2.6 and 3.1 µs striped, in full runs on the 2-core VM,
-/// Docs/Performance.md). A writer takes every stripe, in order.
+/// Docs/Performance-Causes.md). A writer takes every stripe, in order.
 ///
 /// `pthread_rwlock_t` on every platform (ThreadSanitizer understands it), preferring writers on Linux so a
 /// register never waits behind an endless stream of resolves (`ConcurrencyTests` checks that registering

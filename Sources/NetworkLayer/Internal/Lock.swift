@@ -79,7 +79,7 @@ final class Lock: @unchecked Sendable {
 final class Locked<State> {
     @usableFromInline let lock = Lock()
     // Unchecked: the lock already makes every access exclusive; the dynamic check cost about 120
-    // instructions a lock (callgrind, Docs/Performance.md).
+    // instructions a lock (callgrind, Docs/Performance-Causes.md).
     @exclusivity(unchecked) @usableFromInline var state: State
 
     @usableFromInline
