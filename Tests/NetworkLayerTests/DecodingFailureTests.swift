@@ -50,7 +50,7 @@ struct DecodingFailureTests {
         #expect(found?.codingPath == "items[0].owner.avatar_url")
     }
 
-    @Test func aMissingKeyOfAPlainDecoderIsNamedAsTheSwiftPropertyItLooksFor() async {
+    @Test func aMissingKeyOfAPlainDecoderIsNamedAsTheSwiftPropertyItLooksFor() async throws {
         // Given a decoder without a key strategy, and a body whose other keys happen to have underscores
         struct Profile: Decodable, Sendable { let userName: String }
         let provider = NetworkProvider(session: .json(#"{"created_at":"today","_id":1}"#))
@@ -58,10 +58,9 @@ struct DecodingFailureTests {
             try await provider.send(Endpoint<Profile>(baseURL: exampleURL, path: "me"))
         })
         // Then the path names the key the decoder looked for, as the body must spell it
-        guard case .decoding(let failure) = thrown as? NetworkError else {
-            Issue.record("expected a decoding failure, got \(String(describing: thrown))")
-            return
-        }
+        let failure = try #require(
+            (thrown as? NetworkError)?.decodingFailure,
+            "expected a decoding failure, got \(String(describing: thrown))")
         #expect(failure.codingPath == "userName")
     }
 

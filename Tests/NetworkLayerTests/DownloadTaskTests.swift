@@ -140,10 +140,9 @@ final class DownloadTaskTests: Sendable {
         // When
         let thrown = await error { try await provider().download(missing, to: destination) }
         // Then
-        guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
-            Issue.record("expected unacceptableStatus, got \(String(describing: thrown))")
-            return
-        }
+        let failure = try #require(
+            (thrown as? NetworkError)?.statusFailure,
+            "expected unacceptableStatus, got \(String(describing: thrown))")
         #expect(failure.statusCode == 404)
         #expect(String(decoding: failure.body, as: UTF8.self).contains("NotFound"))
         #expect(!FileManager.default.fileExists(atPath: destination.path))

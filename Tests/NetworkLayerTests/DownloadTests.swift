@@ -122,10 +122,9 @@ struct DownloadTests {
         // When
         let thrown = await error { try await provider().download(missing, to: destination) }
         // Then
-        guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
-            Issue.record("expected unacceptableStatus, got \(String(describing: thrown))")
-            return
-        }
+        let failure = try #require(
+            (thrown as? NetworkError)?.statusFailure,
+            "expected unacceptableStatus, got \(String(describing: thrown))")
         #expect(String(decoding: failure.body, as: UTF8.self).contains("NotFound"))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(try leftovers().isEmpty)
@@ -168,10 +167,9 @@ struct DownloadTests {
         // When
         let thrown = await error { try await provider().download(ranged(bytes: 1000), to: destination) }
         // Then
-        guard case .file = thrown as? NetworkError else {
-            Issue.record("expected a file error, got \(String(describing: thrown))")
-            return
-        }
+        try #require(
+            (thrown as? NetworkError)?.fileError != nil,
+            "expected a file error, got \(String(describing: thrown))")
     }
 
     @Test func aFullDiskAtTheEndOfADownloadIsAFileErrorNotADroppedConnection() async throws {
@@ -186,10 +184,8 @@ struct DownloadTests {
         // When
         let thrown = await error { try await provider.download(ranged(bytes: 100_000), to: destination) }
         // Then the disk's error is reported, without resuming into the same full disk
-        guard case .file(let reason) = thrown as? NetworkError else {
-            Issue.record("expected a file error, got \(String(describing: thrown))")
-            return
-        }
+        let reason = try #require(
+            (thrown as? NetworkError)?.fileError, "expected a file error, got \(String(describing: thrown))")
         #expect((reason as? POSIXError)?.code == .ENOSPC)
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(try leftovers().isEmpty)

@@ -48,10 +48,9 @@ struct EndpointShapeTests {
         let refused = await error { try await NetworkProvider(session: .status(204)).send(endpoint) }
         // Then 304 is a success and 204, inside 2xx but not listed, is not
         #expect(notModified.isEmpty)
-        guard case .unacceptableStatus(let failure) = refused as? NetworkError else {
-            Issue.record("expected unacceptableStatus, got \(String(describing: refused))")
-            return
-        }
+        let failure = try #require(
+            (refused as? NetworkError)?.statusFailure,
+            "expected unacceptableStatus, got \(String(describing: refused))")
         #expect(failure.statusCode == 204)
     }
 

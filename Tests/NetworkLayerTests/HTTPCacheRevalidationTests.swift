@@ -156,10 +156,9 @@ struct HTTPCacheRevalidationTests {
         // When the resource is asked for
         let failure = await error { try await provider.send(world.resource(["always304": "1"])) }
         // Then the 304 is reported as the unacceptable status it is, and nothing is stored
-        guard case .unacceptableStatus(let status) = failure as? NetworkError else {
-            Issue.record("expected an unacceptable status, got \(String(describing: failure))")
-            return
-        }
+        let status = try #require(
+            (failure as? NetworkError)?.statusFailure,
+            "expected an unacceptable status, got \(String(describing: failure))")
         #expect(status.statusCode == 304)
         #expect(world.store.count == 0)
     }

@@ -70,7 +70,7 @@ struct IntegrationTests {
         #expect(value == EmptyResponse())
     }
 
-    @Test func a404CarriesItsErrorBody() async {
+    @Test func a404CarriesItsErrorBody() async throws {
         // Given
         struct APIError: Decodable {
             let errorType: String
@@ -80,10 +80,8 @@ struct IntegrationTests {
         // When
         let thrown = await error { try await provider.send(endpoint("status/404", as: Movie.self)) }
         // Then
-        guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
-            Issue.record("expected a 404, got \(String(describing: thrown))")
-            return
-        }
+        let failure = try #require(
+            (thrown as? NetworkError)?.statusFailure, "expected a 404, got \(String(describing: thrown))")
         #expect(failure.statusCode == 404)
         #expect(failure.decodeBody(as: APIError.self)?.message == "no such movie")
     }
@@ -118,10 +116,9 @@ struct IntegrationTests {
         // where the whole suite stalls for seconds at its start (7 s seen); on an idle one it fires at about
         // 300 ms.
         let elapsed = clock.now - start
-        guard case .timedOut = thrown as? NetworkError else {
-            Issue.record("expected a timeout, got \(String(describing: thrown))")
-            return
-        }
+        try #require(
+            (thrown as? NetworkError)?.timeout != nil, "expected a timeout, got \(String(describing: thrown))"
+        )
         #expect(elapsed >= .milliseconds(290))
         #expect(elapsed < .seconds(20))
     }

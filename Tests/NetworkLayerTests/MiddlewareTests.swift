@@ -51,7 +51,7 @@ struct MiddlewareTests {
         #expect(received.values.first?.value(forHTTPHeaderField: "Authorization") == "KakaoAK rest-key")
     }
 
-    @Test func aFailingTokenProviderIsAMiddlewareError() async {
+    @Test func aFailingTokenProviderIsAMiddlewareError() async throws {
         // Given
         struct Locked: Error {}
         let provider = NetworkProvider(
@@ -60,10 +60,8 @@ struct MiddlewareTests {
         // When
         let thrown = await error { try await provider.send(endpoint) }
         // Then
-        guard case .middleware(let underlying) = thrown as? NetworkError else {
-            Issue.record("expected a middleware error")
-            return
-        }
+        let underlying = try #require(
+            (thrown as? NetworkError)?.middlewareError, "expected a middleware error")
         #expect(underlying is Locked)
     }
 
@@ -137,16 +135,13 @@ struct RetryMiddlewareTests {
         #expect(waits.values == [.seconds(10)])
     }
 
-    @Test func attemptsAreCappedAndTheLastFailureIsReported() async {
+    @Test func attemptsAreCappedAndTheLastFailureIsReported() async throws {
         // Given a server that always answers 503
         let (provider, waits) = retrying(.status(503))
         // When
         let thrown = await error { try await provider.send(endpoint) }
         // Then
-        guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
-            Issue.record("expected the last 503")
-            return
-        }
+        let failure = try #require((thrown as? NetworkError)?.statusFailure, "expected the last 503")
         #expect(failure.statusCode == 503)
         #expect(waits.values.count == 2)
     }
@@ -274,7 +269,7 @@ struct TokenRefreshMiddlewareTests {
         #expect(refresh.refreshCount == 1)
     }
 
-    @Test func aFailedRefreshIsThrown() async {
+    @Test func aFailedRefreshIsThrown() async throws {
         // Given
         struct SignedOut: Error {}
         let provider = NetworkProvider(
@@ -282,10 +277,8 @@ struct TokenRefreshMiddlewareTests {
         // When
         let thrown = await error { try await provider.send(Endpoint<Movie>(baseURL: exampleURL, path: "me")) }
         // Then
-        guard case .middleware(let underlying) = thrown as? NetworkError else {
-            Issue.record("expected the refresh failure")
-            return
-        }
+        let underlying = try #require(
+            (thrown as? NetworkError)?.middlewareError, "expected the refresh failure")
         #expect(underlying is SignedOut)
     }
 }

@@ -45,7 +45,7 @@ struct NetworkProviderTests {
         #expect(value == EmptyResponse())
     }
 
-    @Test func anUnacceptableStatusCarriesTheCodeHeadersAndABodyThatDecodes() async {
+    @Test func anUnacceptableStatusCarriesTheCodeHeadersAndABodyThatDecodes() async throws {
         // Given a Kakao-style error body with HTTP 400
         struct KakaoError: Decodable {
             let errorType: String
@@ -57,16 +57,15 @@ struct NetworkProviderTests {
         // When
         let thrown = await error { try await provider.send(movie) }
         // Then
-        guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
-            Issue.record("expected an unacceptable status, got \(String(describing: thrown))")
-            return
-        }
+        let failure = try #require(
+            (thrown as? NetworkError)?.statusFailure,
+            "expected an unacceptable status, got \(String(describing: thrown))")
         #expect(failure.statusCode == 400)
         #expect(failure.decodeBody(as: KakaoError.self)?.errorType == "MissingParameter")
         #expect(thrown.map { "\($0)" }?.contains("HTTP 400 from https://api.example.com/v1/movie") == true)
     }
 
-    @Test func aDecodingFailureNamesTheTypeAndTheCodingPath() async {
+    @Test func aDecodingFailureNamesTheTypeAndTheCodingPath() async throws {
         // Given a KOBIS-shaped body where the fourth row's audiCnt is a number, not a string
         struct Row: Decodable, Sendable { let audiCnt: String }
         struct Result: Decodable, Sendable { let dailyBoxOfficeList: [Row] }
@@ -79,10 +78,9 @@ struct NetworkProviderTests {
             try await provider.send(Endpoint<Daily>(baseURL: exampleURL, path: "daily"))
         }
         // Then
-        guard case .decoding(let failure) = thrown as? NetworkError else {
-            Issue.record("expected a decoding failure, got \(String(describing: thrown))")
-            return
-        }
+        let failure = try #require(
+            (thrown as? NetworkError)?.decodingFailure,
+            "expected a decoding failure, got \(String(describing: thrown))")
         #expect(failure.type == "Daily")
         #expect(failure.codingPath == "boxOfficeResult.dailyBoxOfficeList[3].audiCnt")
         #expect(failure.bodyExcerpt.hasPrefix(#"{"boxOfficeResult""#))
@@ -91,7 +89,7 @@ struct NetworkProviderTests {
                 "Could not decode Daily at boxOfficeResult.dailyBoxOfficeList[3].audiCnt") == true)
     }
 
-    @Test func aValidationHookTurnsAnErrorInsideA200BodyIntoAnAPIError() async {
+    @Test func aValidationHookTurnsAnErrorInsideA200BodyIntoAnAPIError() async throws {
         // Given a KOBIS fault sent with HTTP 200
         struct Fault: Error, CustomStringConvertible {
             let code: String
@@ -106,24 +104,20 @@ struct NetworkProviderTests {
         // When
         let thrown = await error { try await provider.send(endpoint) }
         // Then
-        guard case .apiError(let underlying) = thrown as? NetworkError else {
-            Issue.record("expected an API error, got \(String(describing: thrown))")
-            return
-        }
+        let underlying = try #require(
+            (thrown as? NetworkError)?.validationError,
+            "expected an API error, got \(String(describing: thrown))")
         #expect((underlying as? Fault)?.code == "320010")
         #expect(thrown.map { "\($0)" } == "KOBIS error 320010")
     }
 
-    @Test func aTransportFailureKeepsItsURLError() async {
+    @Test func aTransportFailureKeepsItsURLError() async throws {
         // Given
         let provider = NetworkProvider(session: .failing(URLError(.notConnectedToInternet)))
         // When
         let thrown = await error { try await provider.send(movie) }
         // Then
-        guard case .transport(let urlError) = thrown as? NetworkError else {
-            Issue.record("expected a transport failure")
-            return
-        }
+        let urlError = try #require((thrown as? NetworkError)?.transportError, "expected a transport failure")
         #expect(urlError.code == .notConnectedToInternet)
     }
 
@@ -140,7 +134,7 @@ struct NetworkProviderTests {
 
 @Suite("NetworkProvider: timeouts, cancellation and coalescing")
 struct NetworkProviderTimingTests {
-    @Test func theProviderEnforcesTheEndpointsTimeoutItself() async {
+    @Test func theProviderEnforcesTheEndpointsTimeoutItself() async throws {
         // Given a session that never answers, and a 300 ms timeout on an injected clock
         let clock = TestClock()
         let provider = NetworkProvider(
@@ -153,10 +147,8 @@ struct NetworkProviderTimingTests {
         clock.advance(by: .milliseconds(300))
         // Then
         let thrown = await error { try await request.value }
-        guard case .timedOut(let duration) = thrown as? NetworkError else {
-            Issue.record("expected a timeout, got \(String(describing: thrown))")
-            return
-        }
+        let duration = try #require(
+            (thrown as? NetworkError)?.timeout, "expected a timeout, got \(String(describing: thrown))")
         #expect(duration == .milliseconds(300))
         #expect(thrown.map { "\($0)" } == "The request timed out after 300 ms.")
     }

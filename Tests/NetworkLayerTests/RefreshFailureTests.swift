@@ -21,34 +21,31 @@ struct RefreshFailureTests {
         return await error(of: { try await provider.send(Endpoint<Data>(baseURL: exampleURL, path: "me")) })
     }
 
-    @Test func aRefreshThatFailsOfflineIsATransportFailure() async {
+    @Test func aRefreshThatFailsOfflineIsATransportFailure() async throws {
         // Given a refresh that cannot reach its server
         let thrown = await send(refreshThrowing: URLError(.notConnectedToInternet))
         // Then the caller sees the URLError as a transport failure, which isTransient and offline
         // handling recognise
-        guard case .transport(let failure) = thrown as? NetworkError else {
-            Issue.record("expected a transport failure, got \(String(describing: thrown))")
-            return
-        }
+        let failure = try #require(
+            (thrown as? NetworkError)?.transportError,
+            "expected a transport failure, got \(String(describing: thrown))")
         #expect(failure.code == .notConnectedToInternet)
     }
 
-    @Test func aRefreshsOwnErrorIsTheMiddlewares() async {
+    @Test func aRefreshsOwnErrorIsTheMiddlewares() async throws {
         struct SignedOut: Error {}
         let thrown = await send(refreshThrowing: SignedOut())
-        guard case .middleware(let underlying) = thrown as? NetworkError else {
-            Issue.record("expected a middleware failure, got \(String(describing: thrown))")
-            return
-        }
+        let underlying = try #require(
+            (thrown as? NetworkError)?.middlewareError,
+            "expected a middleware failure, got \(String(describing: thrown))")
         #expect(underlying is SignedOut)
     }
 
-    @Test func aRefreshRequestRefusedByTheServerArrivesAsItsNetworkError() async {
+    @Test func aRefreshRequestRefusedByTheServerArrivesAsItsNetworkError() async throws {
         let refused = NetworkError.timedOut(.seconds(1))
         let thrown = await send(refreshThrowing: refused)
-        guard case .timedOut = thrown as? NetworkError else {
-            Issue.record("expected the refresh's own NetworkError, got \(String(describing: thrown))")
-            return
-        }
+        try #require(
+            (thrown as? NetworkError)?.timeout != nil,
+            "expected the refresh's own NetworkError, got \(String(describing: thrown))")
     }
 }

@@ -10,22 +10,21 @@ import Testing
 
 @Suite("Errors thrown by a custom session")
 struct SessionErrorTests {
-    @Test func aNonURLErrorFromTheSessionIsASessionErrorNotAMiddlewareError() async {
+    @Test func aNonURLErrorFromTheSessionIsASessionErrorNotAMiddlewareError() async throws {
         // Given a session that fails with an error of its own
         struct Disconnected: Error {}
         let provider = NetworkProvider(session: StubSession { _ in throw Disconnected() })
         // When
         let thrown = await error { try await provider.send(Endpoint<Movie>(baseURL: exampleURL, path: "m")) }
         // Then
-        guard case .session(let underlying) = thrown as? NetworkError else {
-            Issue.record("expected a session error, got \(String(describing: thrown))")
-            return
-        }
+        let underlying = try #require(
+            (thrown as? NetworkError)?.sessionError,
+            "expected a session error, got \(String(describing: thrown))")
         #expect(underlying is Disconnected)
         #expect(thrown.map { "\($0)" }?.hasPrefix("The session failed:") == true)
     }
 
-    @Test func aMiddlewaresOwnErrorIsStillAMiddlewareError() async {
+    @Test func aMiddlewaresOwnErrorIsStillAMiddlewareError() async throws {
         // Given a middleware that throws before the session is reached
         struct Refused: Error {}
         struct Throwing: NetworkMiddleware {
@@ -37,10 +36,9 @@ struct SessionErrorTests {
         // When
         let thrown = await error { try await provider.send(Endpoint<Movie>(baseURL: exampleURL, path: "m")) }
         // Then
-        guard case .middleware(let underlying) = thrown as? NetworkError else {
-            Issue.record("expected a middleware error, got \(String(describing: thrown))")
-            return
-        }
+        let underlying = try #require(
+            (thrown as? NetworkError)?.middlewareError,
+            "expected a middleware error, got \(String(describing: thrown))")
         #expect(underlying is Refused)
     }
 }

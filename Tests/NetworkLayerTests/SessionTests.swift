@@ -19,10 +19,7 @@ struct SessionTests {
         }
         // Then
         #expect(movie.title == "Wonka")
-        guard case .unacceptableStatus(let failure) = missing as? NetworkError else {
-            Issue.record("expected a 404")
-            return
-        }
+        let failure = try #require((missing as? NetworkError)?.statusFailure, "expected a 404")
         #expect(failure.statusCode == 404)
     }
 

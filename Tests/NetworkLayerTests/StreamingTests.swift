@@ -84,10 +84,9 @@ struct StreamingTests {
         // Given
         let thrown = await error { try await provider().stream(endpoint("status/404")) }
         // Then
-        guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
-            Issue.record("expected unacceptableStatus, got \(String(describing: thrown))")
-            return
-        }
+        let failure = try #require(
+            (thrown as? NetworkError)?.statusFailure,
+            "expected unacceptableStatus, got \(String(describing: thrown))")
         #expect(failure.statusCode == 404)
         #expect(String(decoding: failure.body, as: UTF8.self).contains("NotFound"))
     }
@@ -153,10 +152,8 @@ struct StreamingTests {
         var received = 0
         let thrown = await error { for try await chunk in stream { received += chunk.count } }
         // Then
-        guard case .timedOut(let duration) = thrown as? NetworkError else {
-            Issue.record("expected a timeout, got \(String(describing: thrown))")
-            return
-        }
+        let duration = try #require(
+            (thrown as? NetworkError)?.timeout, "expected a timeout, got \(String(describing: thrown))")
         #expect(duration == .milliseconds(300))
         #expect(received == 2 * 1024)
     }
@@ -170,10 +167,8 @@ struct StreamingTests {
         // When
         let thrown = await error { for try await _ in stream {} }
         // Then
-        guard case .timedOut(let duration) = thrown as? NetworkError else {
-            Issue.record("expected a timeout, got \(String(describing: thrown))")
-            return
-        }
+        let duration = try #require(
+            (thrown as? NetworkError)?.timeout, "expected a timeout, got \(String(describing: thrown))")
         #expect(duration == .milliseconds(500))
     }
 

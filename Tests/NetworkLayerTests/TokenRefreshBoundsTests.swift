@@ -30,10 +30,9 @@ struct TokenRefreshBoundsTests {
         // Then the call ends: the refresh's own 401 fails the refresh, which fails the request
         #expect(finished)
         let thrown = errors.values.first ?? nil
-        guard case .unacceptableStatus(let failure) = thrown as? NetworkError else {
-            Issue.record("expected the refresh's own 401, got \(String(describing: thrown))")
-            return
-        }
+        let failure = try #require(
+            (thrown as? NetworkError)?.statusFailure,
+            "expected the refresh's own 401, got \(String(describing: thrown))")
         #expect(failure.statusCode == 401)
         #expect(failure.url?.lastPathComponent == "token")
         #expect(refresh.refreshCount == 0)
