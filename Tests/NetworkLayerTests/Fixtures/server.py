@@ -5,63 +5,13 @@ It prints its port on the first line of stdout, then serves until its stdin clos
 the test process that started it). Nagle's algorithm is disabled on every connection: with it, keep-alive
 requests stall on delayed ACKs.
 
-Routes:
-  GET  /json                      {"title": "Wonka", "year": 2023}
-  GET|POST /echo                  the method, path, decoded query, raw query, headers and body
-  GET  /status/<code>             that status; 204 with no body, others with {"errorType","message"}
-  GET  /flaky?id=&failures=&retryAfter=   503 (with Retry-After) for the first `failures` calls per id, then 200
-  GET  /slow?ms=                  answers after `ms` milliseconds
-  GET  /hang                      never answers (until the client goes away, at most 60 s)
-  GET  /large?bytes=              a body of that many bytes ("x"), honouring `Range` like /ranged
-  GET  /redirect                  302 to /json
-  GET  /redirect-to?url=          302 to that URL (another origin, in the redirect tests)
-  GET  /hits?path=                how many requests a path has received
-  GET  /lines?count=&intervalMs=&id=   `count` NDJSON lines, chunked, one every `intervalMs`; /closed?id=
-                                  says 1 once all were sent
-  GET  /events                    a server-sent event stream (comments, multi-line data, ids), written in
-                                  pieces that split lines and terminators
-  GET  /trickle?chunks=&intervalMs=&stallAfter=&id=   chunked 1 KiB pieces every `intervalMs`; after
-                                  `stallAfter` pieces (if given) it goes quiet until the client leaves
-  GET  /ranged?bytes=&dropAfter=&id=&badRange=&noRanges=&noValidator=&delayMs=&changeAfter=&unknownTotal=   `bytes` bytes (byte i is
-                                  i % 251) with an ETag, honouring `Range: bytes=N-` and `bytes=N-M`
-                                  (206; 416 past the end) unless an `If-Range` differs; the first
-                                  request per id closes the connection after `dropAfter` bytes; with
-                                  badRange=1 the second request gets a 206 for the wrong bytes; with
-                                  noRanges=1 every answer is a 200 of the whole body; with
-                                  noValidator=1 no ETag is sent; delayMs waits between head and body;
-                                  after `changeAfter` requests the file changes (another ETag, byte i
-                                  is (i + 1) % 251); with unknownTotal=1 a 206 says `/*`; with
-                                  gate=<name> the body waits (at most 60 s) for /open?gate=<name>; with
-                                  ignoreIfRange=1 a changed file still answers a Range with a 206 of
-                                  the new version
-  GET  /open?gate=                opens that gate of /ranged
-  GET  /ranged-log?id=            {"ranges": the Range header of each /ranged request with that id,
-                                  "" when it had none}
-  POST /upload                    {"bytes": n, "sum": the sum of the body's bytes mod 2^32}
-  GET  /endless?id=&paceMs=       a chunked body of "x" that never ends, 64 KiB pieces `paceMs` apart
-                                  (0 by default); /closed?id= says 1 once the client left
-  GET|HEAD /declared?bytes=&delayMs=&sendBytes=   a `Content-Length` of `bytes`, then (after
-                                  `delayMs`, for a GET) "x" in 64 KiB pieces 5 ms apart, ending the
-                                  connection after `sendBytes` if given
-  GET  /gzip?bytes=               `bytes` zero bytes, gzip-compressed (Content-Encoding: gzip)
-  GET  /big-error?status=&bytes=&challenge=   that status with `bytes` bytes of "e" (endless, 5 ms per
-                                  64 KiB, when -1 or missing); challenge=1 adds `WWW-Authenticate: Basic`
-  GET|POST /auth?user=&password=  401 with `WWW-Authenticate: Basic` unless the request carries those
-                                  credentials, then {"user": user}
-  GET|POST|PUT|PATCH|DELETE /cached?id=&cc=&etag=&lastModified=&vary=&date=&age=&expires=&always304=&notModifiedHeaders=
-                                  a resource for the HTTP cache tests: {"id", "version", "lang"} with
-                                  those headers (etag=version sends "v<version>"); a matching
-                                  If-None-Match (or, without an ETag, If-Modified-Since) gets a 304 with
-                                  the same headers plus the JSON object notModifiedHeaders; always304=1
-                                  answers 304 whatever was sent; the Date is `date` when given
-  GET  /cached-set?id=&version=&status=   changes that resource's version, or makes it answer `status`
-  GET  /cached-log?id=            {"requests": [{"ifNoneMatch", "ifModifiedSince", "authorization",
-                                  "cacheControl"}]} of each /cached request with that id
-  GET  /closed?id=                whether the /trickle connection with that id was closed by the client
-                                  (1) or is still open (0); -1 before it starts
+Routes: one method per route on `Handler` (`route_<name>`), each with a docstring saying what it answers
+and which query items it reads, dispatched through the `ROUTES` table; `python3 server.py --routes`
+prints them.
 """
 import base64
 import gzip
+import inspect
 import json
 import socket
 import sys
@@ -122,6 +72,7 @@ class Handler(BaseHTTPRequestHandler):
             self.route()
 
     def upload(self):
+        """{"bytes": n, "sum": the sum of the body's bytes mod 2^32}"""
         length = int(self.headers.get("Content-Length") or 0)
         remaining, total, checksum = length, 0, 0
         while remaining > 0:
@@ -247,163 +198,290 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
     def respond(self, url, query, body):
-        path = url.path
-        if path == "/json":
-            self.send_json(200, {"title": "Wonka", "year": 2023})
-        elif path == "/echo":
-            self.send_json(200, {
-                "method": self.command,
-                "path": path,
-                "query": query,
-                "rawQuery": url.query,
-                "headers": {name.lower(): value for name, value in self.headers.items()},
-                "body": body.decode("utf-8", "replace"),
-            })
-        elif path.startswith("/status/"):
-            code = int(path.rsplit("/", 1)[1])
-            if code == 204:
-                self.send_body(204, b"")
-            else:
-                self.send_json(code, {"errorType": "NotFound", "message": "no such movie"})
-        elif path == "/flaky":
-            key = query.get("id", "")
-            with lock:
-                flaky_calls[key] = flaky_calls.get(key, 0) + 1
-                count = flaky_calls[key]
-            if count <= int(query.get("failures", "1")):
-                self.send_json(503, {"errorType": "Unavailable", "message": "try later"},
-                               headers={"Retry-After": query.get("retryAfter", "1")})
-            else:
-                self.send_json(200, {"attempts": count})
-        elif path == "/slow":
-            milliseconds = int(query.get("ms", "1000"))
-            time.sleep(milliseconds / 1000)
-            self.send_json(200, {"slept": milliseconds})
-        elif path == "/hang":
-            self.connection.settimeout(60)
-            try:
-                self.connection.recv(1)
-            except OSError:
-                pass
-            self.close_connection = True
-        elif path == "/large":
-            self.ranged(query, body=lambda start, end: b"x" * (end - start), tag="large")
-        elif path == "/redirect":
-            self.send_body(302, b"", headers={"Location": "/json"})
-        elif path == "/redirect-to":
-            self.send_body(302, b"", headers={"Location": query.get("url", "/json")})
-        elif path == "/lines":
-            self.start_chunked("application/x-ndjson")
-            for index in range(int(query.get("count", "3"))):
-                self.chunk(json.dumps({"index": index}).encode() + b"\n")
-                time.sleep(int(query.get("intervalMs", "0")) / 1000)
-            self.end_chunks()
-            with lock:
-                closed[query.get("id", "")] = 1
-        elif path == "/events":
-            self.start_chunked("text/event-stream")
-            stream = (b"\xef\xbb\xbf: a comment\r\nretry: 1500\r\n\r\n"
-                      b"data: first\n\n"
-                      b"event: score\rid: 7\rdata: line one\rdata: line two\r\r"
-                      b"data:no space\r\n\r\n"
-                      b"id\nevent: empty\n\n"
-                      b"data: cut off at the end")
-            for start in range(0, len(stream), 5):
-                self.chunk(stream[start:start + 5])
-                time.sleep(0.002)
-            self.end_chunks()
-        elif path == "/trickle":
-            self.start_chunked("application/octet-stream")
-            stall_after = int(query.get("stallAfter", "-1"))
-            for index in range(int(query.get("chunks", "10"))):
-                if index == stall_after:
-                    self.wait_until_client_leaves(query.get("id", ""))
-                    return
-                self.chunk(b"t" * 1024)
-                time.sleep(int(query.get("intervalMs", "100")) / 1000)
-            self.end_chunks()
-            with lock:
-                closed[query.get("id", "")] = 1
-        elif path == "/endless":
-            self.endless(query.get("id", ""), int(query.get("paceMs", "0")) / 1000)
-        elif path == "/declared":
-            total = int(query.get("bytes", "0"))
-            self.send_response(200)
-            self.send_header("Content-Type", "application/octet-stream")
-            self.send_header("Content-Length", str(total))
-            self.end_headers()
-            if self.command == "HEAD":
-                return
-            time.sleep(int(query.get("delayMs", "0")) / 1000)
-            # With sendBytes, the connection ends after that many bytes, short of what it declared.
-            total = min(total, int(query.get("sendBytes", str(total))))
-            while total > 0:
-                piece = min(total, 65536)
-                self.wfile.write(b"x" * piece)
-                total -= piece
-                time.sleep(0.005)
-            self.close_connection = True
-        elif path == "/gzip":
-            packed = gzip.compress(b"\0" * int(query.get("bytes", "0")))
-            self.send_body(200, packed, content_type="application/octet-stream",
-                           headers={"Content-Encoding": "gzip"})
-        elif path == "/big-error":
-            status = int(query.get("status", "503"))
-            headers = {"WWW-Authenticate": 'Basic realm="fixtures"'} if query.get("challenge") == "1" else {}
-            total = int(query.get("bytes", "-1"))
-            if total >= 0:
-                self.send_body(status, b"e" * total, content_type="text/plain", headers=headers)
-                return
-            self.send_response(status)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Transfer-Encoding", "chunked")
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            try:
-                while True:
-                    self.chunk(b"e" * 65536)
-                    time.sleep(0.005)
-            except OSError:
-                self.close_connection = True
-        elif path == "/auth":
-            expected = "Basic " + base64.b64encode(
-                ("%s:%s" % (query.get("user", ""), query.get("password", ""))).encode()).decode()
-            if self.headers.get("Authorization") == expected:
-                self.send_json(200, {"user": query.get("user", "")})
-            else:
-                self.send_body(401, b"{}", headers={"WWW-Authenticate": 'Basic realm="fixtures"'})
-        elif path == "/ranged":
-            self.ranged(query)
-        elif path == "/open":
-            gate(query.get("gate", "")).set()
-            self.send_json(200, {"opened": query.get("gate", "")})
-        elif path == "/ranged-log":
-            with lock:
-                ranges = list(ranged_log.get(query.get("id", ""), []))
-            self.send_json(200, {"ranges": ranges})
-        elif path == "/closed":
-            with lock:
-                value = closed.get(query.get("id", ""), -1)
-            self.send_json(200, {"closed": value})
-        elif path == "/cached":
-            self.cached(query)
-        elif path == "/cached-set":
-            with lock:
-                state = cached_state.setdefault(query.get("id", ""), {"version": 1, "status": 200})
-                state["version"] = int(query.get("version", state["version"]))
-                state["status"] = int(query.get("status", "200"))
-            self.send_json(200, state)
-        elif path == "/cached-log":
-            with lock:
-                requests = list(cached_log.get(query.get("id", ""), []))
-            self.send_json(200, {"requests": requests})
-        elif path == "/hits":
-            with lock:
-                count = hits.get(query.get("path", ""), 0)
-            self.send_json(200, {"hits": count})
+        route = ROUTES.get(url.path) or next(
+            (route for prefix, route in PREFIX_ROUTES.items() if url.path.startswith(prefix)), None)
+        if route is None:
+            self.send_json(404, {"errorType": "NotFound", "message": "unknown route " + url.path})
         else:
-            self.send_json(404, {"errorType": "NotFound", "message": "unknown route " + path})
+            route(self, url, query, body)
+
+    # The routes: each one's docstring says what it answers and which query items it reads
+    # (`python3 server.py --routes` prints them all).
+
+    def route_json(self, url, query, body):
+        """GET /json: {"title": "Wonka", "year": 2023}"""
+        self.send_json(200, {"title": "Wonka", "year": 2023})
+
+    def route_echo(self, url, query, body):
+        """GET|POST /echo: the method, path, decoded query, raw query, headers and body"""
+        path = url.path
+        self.send_json(200, {
+            "method": self.command,
+            "path": path,
+            "query": query,
+            "rawQuery": url.query,
+            "headers": {name.lower(): value for name, value in self.headers.items()},
+            "body": body.decode("utf-8", "replace"),
+        })
+
+    def route_status(self, url, query, body):
+        """GET /status/<code>: that status; 204 with no body, others with {"errorType","message"}"""
+        path = url.path
+        code = int(path.rsplit("/", 1)[1])
+        if code == 204:
+            self.send_body(204, b"")
+        else:
+            self.send_json(code, {"errorType": "NotFound", "message": "no such movie"})
+
+    def route_flaky(self, url, query, body):
+        """GET /flaky?id=&failures=&retryAfter=: 503 (with Retry-After) for the first `failures` calls
+        per id, then 200"""
+        key = query.get("id", "")
+        with lock:
+            flaky_calls[key] = flaky_calls.get(key, 0) + 1
+            count = flaky_calls[key]
+        if count <= int(query.get("failures", "1")):
+            self.send_json(503, {"errorType": "Unavailable", "message": "try later"},
+                           headers={"Retry-After": query.get("retryAfter", "1")})
+        else:
+            self.send_json(200, {"attempts": count})
+
+    def route_slow(self, url, query, body):
+        """GET /slow?ms=: answers after `ms` milliseconds"""
+        milliseconds = int(query.get("ms", "1000"))
+        time.sleep(milliseconds / 1000)
+        self.send_json(200, {"slept": milliseconds})
+
+    def route_hang(self, url, query, body):
+        """GET /hang: never answers (until the client goes away, at most 60 s)"""
+        self.connection.settimeout(60)
+        try:
+            self.connection.recv(1)
+        except OSError:
+            pass
+        self.close_connection = True
+
+    def route_large(self, url, query, body):
+        """GET /large?bytes=: a body of that many bytes ("x"), honouring `Range` like /ranged"""
+        self.ranged(query, body=lambda start, end: b"x" * (end - start), tag="large")
+
+    def route_redirect(self, url, query, body):
+        """GET /redirect: 302 to /json"""
+        self.send_body(302, b"", headers={"Location": "/json"})
+
+    def route_redirect_to(self, url, query, body):
+        """GET /redirect-to?url=: 302 to that URL (another origin, in the redirect tests)"""
+        self.send_body(302, b"", headers={"Location": query.get("url", "/json")})
+
+    def route_lines(self, url, query, body):
+        """GET /lines?count=&intervalMs=&id=: `count` NDJSON lines, chunked, one every `intervalMs`;
+        /closed?id= says 1 once all were sent"""
+        self.start_chunked("application/x-ndjson")
+        for index in range(int(query.get("count", "3"))):
+            self.chunk(json.dumps({"index": index}).encode() + b"\n")
+            time.sleep(int(query.get("intervalMs", "0")) / 1000)
+        self.end_chunks()
+        with lock:
+            closed[query.get("id", "")] = 1
+
+    def route_events(self, url, query, body):
+        """GET /events: a server-sent event stream (comments, multi-line data, ids), written in pieces
+        that split lines and terminators"""
+        self.start_chunked("text/event-stream")
+        stream = (b"\xef\xbb\xbf: a comment\r\nretry: 1500\r\n\r\n"
+                  b"data: first\n\n"
+                  b"event: score\rid: 7\rdata: line one\rdata: line two\r\r"
+                  b"data:no space\r\n\r\n"
+                  b"id\nevent: empty\n\n"
+                  b"data: cut off at the end")
+        for start in range(0, len(stream), 5):
+            self.chunk(stream[start:start + 5])
+            time.sleep(0.002)
+        self.end_chunks()
+
+    def route_trickle(self, url, query, body):
+        """GET /trickle?chunks=&intervalMs=&stallAfter=&id=: chunked 1 KiB pieces every `intervalMs`;
+        after `stallAfter` pieces (if given) it goes quiet until the client leaves"""
+        self.start_chunked("application/octet-stream")
+        stall_after = int(query.get("stallAfter", "-1"))
+        for index in range(int(query.get("chunks", "10"))):
+            if index == stall_after:
+                self.wait_until_client_leaves(query.get("id", ""))
+                return
+            self.chunk(b"t" * 1024)
+            time.sleep(int(query.get("intervalMs", "100")) / 1000)
+        self.end_chunks()
+        with lock:
+            closed[query.get("id", "")] = 1
+
+    def route_endless(self, url, query, body):
+        """GET /endless?id=&paceMs=: a chunked body of "x" that never ends, 64 KiB pieces `paceMs` apart
+        (0 by default); /closed?id= says 1 once the client left"""
+        self.endless(query.get("id", ""), int(query.get("paceMs", "0")) / 1000)
+
+    def route_declared(self, url, query, body):
+        """GET|HEAD /declared?bytes=&delayMs=&sendBytes=: a `Content-Length` of `bytes`, then (after
+        `delayMs`, for a GET) "x" in 64 KiB pieces 5 ms apart, ending the connection after `sendBytes`
+        if given"""
+        total = int(query.get("bytes", "0"))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(total))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        time.sleep(int(query.get("delayMs", "0")) / 1000)
+        # With sendBytes, the connection ends after that many bytes, short of what it declared.
+        total = min(total, int(query.get("sendBytes", str(total))))
+        while total > 0:
+            piece = min(total, 65536)
+            self.wfile.write(b"x" * piece)
+            total -= piece
+            time.sleep(0.005)
+        self.close_connection = True
+
+    def route_gzip(self, url, query, body):
+        """GET /gzip?bytes=: `bytes` zero bytes, gzip-compressed (Content-Encoding: gzip)"""
+        packed = gzip.compress(b"\0" * int(query.get("bytes", "0")))
+        self.send_body(200, packed, content_type="application/octet-stream",
+                       headers={"Content-Encoding": "gzip"})
+
+    def route_big_error(self, url, query, body):
+        """GET /big-error?status=&bytes=&challenge=: that status with `bytes` bytes of "e" (endless, 5
+        ms per 64 KiB, when -1 or missing); challenge=1 adds `WWW-Authenticate: Basic`"""
+        status = int(query.get("status", "503"))
+        headers = {"WWW-Authenticate": 'Basic realm="fixtures"'} if query.get("challenge") == "1" else {}
+        total = int(query.get("bytes", "-1"))
+        if total >= 0:
+            self.send_body(status, b"e" * total, content_type="text/plain", headers=headers)
+            return
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Transfer-Encoding", "chunked")
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        try:
+            while True:
+                self.chunk(b"e" * 65536)
+                time.sleep(0.005)
+        except OSError:
+            self.close_connection = True
+
+    def route_auth(self, url, query, body):
+        """GET|POST /auth?user=&password=: 401 with `WWW-Authenticate: Basic` unless the request carries
+        those credentials, then {"user": user}"""
+        expected = "Basic " + base64.b64encode(
+            ("%s:%s" % (query.get("user", ""), query.get("password", ""))).encode()).decode()
+        if self.headers.get("Authorization") == expected:
+            self.send_json(200, {"user": query.get("user", "")})
+        else:
+            self.send_body(401, b"{}", headers={"WWW-Authenticate": 'Basic realm="fixtures"'})
+
+    def route_ranged(self, url, query, body):
+        """GET /ranged: `bytes` bytes (byte i is i % 251) with an ETag, honouring `Range: bytes=N-` and
+        `bytes=N-M` (206; 416 past the end) unless an `If-Range` differs. Query items:
+          bytes=           the body's length
+          id=              counts this resource's requests (for the switches that act on the first or
+                           second one) and logs their Range headers for /ranged-log
+          dropAfter=       the first request's connection closes after that many bytes
+          delayMs=         waits that long between the head and the body
+          gate=<name>      the body waits (at most 60 s) for /open?gate=<name>
+          badRange=1       the second request gets a 206 from byte 0 (labelled so), not the range asked for
+          noRanges=1       every answer is a 200 of the whole body
+          noValidator=1    no ETag is sent
+          unknownTotal=1   a 206's Content-Range says `/*`
+          changeAfter=     after that many requests the file changes (another ETag, byte i is
+                           (i + 1) % 251)
+          ignoreIfRange=1  a changed file still answers a Range with a 206 of the new version
+          resume416=same|changed  a resume (a later request with a Range) is refused with 416, naming the
+                           ETag asked for (same) or another one (changed)
+          overrunAfterAll=1  the first answer sends every byte, then 100 more than its Content-Range
+                           says, chunked and ended properly
+          stallAfterAll=1  the first answer sends every byte, chunked, then no last chunk for `stallMs`
+                           (3,000 by default) before the connection closes"""
+        self.ranged(query)
+
+    def route_open(self, url, query, body):
+        """GET /open?gate=: opens that gate of /ranged"""
+        gate(query.get("gate", "")).set()
+        self.send_json(200, {"opened": query.get("gate", "")})
+
+    def route_ranged_log(self, url, query, body):
+        """GET /ranged-log?id=: {"ranges": the Range header of each /ranged request with that id, ""
+        when it had none}"""
+        with lock:
+            ranges = list(ranged_log.get(query.get("id", ""), []))
+        self.send_json(200, {"ranges": ranges})
+
+    def route_closed(self, url, query, body):
+        """GET /closed?id=: whether the /trickle connection with that id was closed by the client (1) or
+        is still open (0); -1 before it starts"""
+        with lock:
+            value = closed.get(query.get("id", ""), -1)
+        self.send_json(200, {"closed": value})
+
+    def route_cached(self, url, query, body):
+        """GET|POST|PUT|PATCH|DELETE /cached?id=&cc=&etag=&lastModified=&vary=&date=&age=&expires=
+        &always304=&notModifiedHeaders=: a resource for the HTTP cache tests: {"id", "version", "lang"}
+        with those headers (etag=version sends "v<version>"); a matching If-None-Match (or, without an
+        ETag, If-Modified-Since) gets a 304 with the same headers plus the JSON object
+        notModifiedHeaders; always304=1 answers 304 whatever was sent; the Date is `date` when given"""
+        self.cached(query)
+
+    def route_cached_set(self, url, query, body):
+        """GET /cached-set?id=&version=&status=: changes that resource's version, or makes it answer
+        `status`"""
+        with lock:
+            state = cached_state.setdefault(query.get("id", ""), {"version": 1, "status": 200})
+            state["version"] = int(query.get("version", state["version"]))
+            state["status"] = int(query.get("status", "200"))
+        self.send_json(200, state)
+
+    def route_cached_log(self, url, query, body):
+        """GET /cached-log?id=: {"requests": [{"ifNoneMatch", "ifModifiedSince", "authorization",
+        "cacheControl"}]} of each /cached request with that id"""
+        with lock:
+            requests = list(cached_log.get(query.get("id", ""), []))
+        self.send_json(200, {"requests": requests})
+
+    def route_hits(self, url, query, body):
+        """GET /hits?path=: how many requests a path has received"""
+        with lock:
+            count = hits.get(query.get("path", ""), 0)
+        self.send_json(200, {"hits": count})
+
+
+# Every route, by path: the table `respond` dispatches on.
+ROUTES = {
+    "/json": Handler.route_json,
+    "/echo": Handler.route_echo,
+    "/flaky": Handler.route_flaky,
+    "/slow": Handler.route_slow,
+    "/hang": Handler.route_hang,
+    "/large": Handler.route_large,
+    "/redirect": Handler.route_redirect,
+    "/redirect-to": Handler.route_redirect_to,
+    "/lines": Handler.route_lines,
+    "/events": Handler.route_events,
+    "/trickle": Handler.route_trickle,
+    "/endless": Handler.route_endless,
+    "/declared": Handler.route_declared,
+    "/gzip": Handler.route_gzip,
+    "/big-error": Handler.route_big_error,
+    "/auth": Handler.route_auth,
+    "/ranged": Handler.route_ranged,
+    "/open": Handler.route_open,
+    "/ranged-log": Handler.route_ranged_log,
+    "/closed": Handler.route_closed,
+    "/cached": Handler.route_cached,
+    "/cached-set": Handler.route_cached_set,
+    "/cached-log": Handler.route_cached_log,
+    "/hits": Handler.route_hits,
+}
+PREFIX_ROUTES = {
+    "/status/": Handler.route_status,
+}
 
 
 PATTERN = bytes(range(251)) * 263  # longer than one 64 KiB piece plus an offset
@@ -537,7 +615,17 @@ class Server(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
+def print_routes():
+    """The routes and what each answers, from their docstrings: POST /upload, then the table."""
+    print("POST /upload: " + Handler.upload.__doc__.strip())
+    for route in list(ROUTES.values()) + list(PREFIX_ROUTES.values()):
+        print(inspect.cleandoc(route.__doc__) + "\n")
+
+
 def main():
+    if "--routes" in sys.argv:
+        print_routes()
+        return
     server = Server(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
