@@ -1,5 +1,6 @@
 import CacheKit
 import Foundation
+import TestSupport
 import Testing
 
 /// CacheKit's spans accept the `Duration`s NetworkLayer and Binding use.

@@ -1,5 +1,6 @@
 import CacheKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("MemoryStorage: a store never evicts what it stores")

@@ -1,5 +1,6 @@
 import CacheKit
 import Foundation
+import TestSupport
 import Testing
 
 /// The platform's memory warnings and background notifications, driven through a notification center the

@@ -1,5 +1,6 @@
 import CacheKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("MemoryStorage")

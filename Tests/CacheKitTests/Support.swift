@@ -2,28 +2,8 @@ import CacheKit
 import Foundation
 import TestSupport
 
-/// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    // @unchecked Sendable: `current` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = start
-    }
-
-    var now: Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
-
-    func advance(by seconds: TimeInterval) {
-        lock.lock()
-        current = current.addingTimeInterval(seconds)
-        lock.unlock()
-    }
-
+extension ManualClock {
+    /// This clock as CacheKit reads time.
     var cacheClock: CacheClock {
         CacheClock { self.now }
     }

@@ -19,7 +19,7 @@ struct HTTPCacheAssumedLifetimeTests {
         origin.answer(.init(headers: headers))
         let provider = origin.provider()
         _ = try await provider.send(origin.film(policy: policy))
-        origin.date.advance(seconds: seconds)
+        origin.date.advance(by: seconds)
         let second = try await provider.response(for: origin.film(policy: policy))
         return (second.source, origin.requests.count)
     }

@@ -35,7 +35,7 @@ struct HTTPCacheConfirmationTests {
             .init(status: 304, headers: ["ETag": "\"v1\"", "Cache-Control": "no-store"]))
         let provider = origin.provider()
         _ = try await provider.send(origin.film())
-        origin.date.advance(seconds: 10)
+        origin.date.advance(by: 10)
         // When it is served stale and the background revalidation gets a 304 with no-store
         let stale = try await provider.response(for: origin.film())
         #expect(await eventually { origin.cache.refreshingCount == 0 && origin.requests.count == 2 })
@@ -52,7 +52,7 @@ struct HTTPCacheConfirmationTests {
             .init(headers: ["Cache-Control": "no-store"]))
         let provider = origin.provider()
         _ = try await provider.send(origin.film())
-        origin.date.advance(seconds: 10)
+        origin.date.advance(by: 10)
         // When the background revalidation is answered 200 with no-store
         _ = try await provider.response(for: origin.film())
         #expect(await eventually { origin.cache.refreshingCount == 0 && origin.requests.count == 2 })
@@ -92,7 +92,7 @@ struct HTTPCacheConfirmationTests {
         let late = Task { try await provider.response(for: origin.film()) }
         await held.waitUntilEntered()
         // When v2 is stored meanwhile, then the late 304 for v1 arrives
-        origin.date.advance(seconds: 1)
+        origin.date.advance(by: 1)
         _ = try await provider.send(origin.film(policy: .reload))
         held.open()
         _ = try await late.value
@@ -111,7 +111,7 @@ struct HTTPCacheConfirmationTests {
             .init(headers: ["Cache-Control": "max-age=600", "ETag": "\"v2\""], body: "v2"))
         let provider = origin.provider()
         _ = try await provider.send(origin.film())
-        origin.date.advance(seconds: 10)
+        origin.date.advance(by: 10)
         _ = try await provider.send(origin.film())
         await held.waitUntilEntered()
         // When v2 is stored meanwhile, then the background 304 for v1 arrives
@@ -170,7 +170,7 @@ struct HTTPCacheConfirmationTests {
     @Test func aNewVersionTooLargeToKeepRemovesTheOldOne() async throws {
         // Given a store of 2,000 bytes holding a small answer
         let store = MemoryHTTPCacheStore(byteLimit: 2_000)
-        let date = TestDate()
+        let date = ManualClock(Date())
         var configuration = NetworkProvider.Configuration()
         configuration.httpCache = HTTPCache(store: store, now: { date.now })
         let body = Locked("small")
@@ -203,7 +203,7 @@ struct HTTPCacheConfirmationTests {
         let provider = origin.provider()
         _ = try await provider.send(origin.film())
         let early = try await provider.response(for: origin.film())
-        origin.date.advance(seconds: 10)
+        origin.date.advance(by: 10)
         _ = try await provider.send(origin.film())
         // When it is hit again, fresh, at two URLs that share its key (fragments differ)
         var endpoint = origin.film()

@@ -16,7 +16,7 @@ struct HTTPCacheFreshnessTests {
         let provider = world.provider()
         let first = try await provider.response(for: world.resource(["cc": "max-age=100"]))
         // When it is asked for again 50 s later
-        world.date.advance(seconds: 50)
+        world.date.advance(by: 50)
         let second = try await provider.response(for: world.resource(["cc": "max-age=100"]))
         // Then the server saw one request, and the second answer says it came from the cache
         #expect(try await world.log().count == 1)
@@ -36,7 +36,7 @@ struct HTTPCacheFreshnessTests {
         let provider = world.provider()
         _ = try await provider.send(world.resource(["cc": "max-age=100"]))
         // When it is asked for 150 s later
-        world.date.advance(seconds: 150)
+        world.date.advance(by: 150)
         let second = try await provider.response(for: world.resource(["cc": "max-age=100"]))
         // Then the server answers again, in full
         #expect(try await world.log().count == 2)
@@ -53,9 +53,9 @@ struct HTTPCacheFreshnessTests {
         ]
         _ = try await provider.send(world.resource(query))
         // When it is asked for again after half an hour, and after two hours
-        world.date.advance(seconds: 1_800)
+        world.date.advance(by: 1_800)
         let soon = try await provider.response(for: world.resource(query))
-        world.date.advance(seconds: 5_400)
+        world.date.advance(by: 5_400)
         let late = try await provider.response(for: world.resource(query))
         // Then the first is a fresh hit, the second goes to the server
         #expect(soon.source.isFromCache && !soon.source.isStale)
@@ -73,9 +73,9 @@ struct HTTPCacheFreshnessTests {
         ]
         _ = try await provider.send(world.resource(query))
         // When it is asked for after 20 hours (within a day, a tenth of ten days) and after 25 hours
-        world.date.advance(seconds: 20 * 3_600)
+        world.date.advance(by: 20 * 3_600)
         let within = try await provider.response(for: world.resource(query))
-        world.date.advance(seconds: 5 * 3_600)
+        world.date.advance(by: 5 * 3_600)
         let past = try await provider.response(for: world.resource(query))
         // Then the first is a fresh hit and the second is revalidated with If-Modified-Since
         #expect(within.source.isFromCache && !within.source.isStale)
@@ -92,7 +92,7 @@ struct HTTPCacheFreshnessTests {
         let provider = world.provider()
         _ = try await provider.send(world.resource(["cc": "max-age=100", "age": "90"]))
         // When it is asked for 20 s later
-        world.date.advance(seconds: 20)
+        world.date.advance(by: 20)
         let second = try await provider.response(for: world.resource(["cc": "max-age=100", "age": "90"]))
         // Then it is past its lifetime and the server is asked
         #expect(second.source.isFromCache == false)
@@ -171,7 +171,7 @@ struct HTTPCacheFreshnessTests {
         let world = try await CacheWorld()
         let provider = world.provider()
         _ = try await provider.send(world.resource(["cc": "max-age=100"]))
-        world.date.advance(seconds: 160)
+        world.date.advance(by: 160)
         // When the endpoint accepts an hour of staleness, then only ten seconds
         var lenient = world.resource(["cc": "max-age=100"])
         lenient.headers["Cache-Control"] = "max-stale=3600"

@@ -53,12 +53,12 @@ struct HTTPCacheHostileTests {
         let provider = world.provider()
         _ = try await provider.send(world.resource(["cc": "max-age=99999999999"]))
         // When it is asked for 60 years later (2^31 seconds is 68 years)
-        world.date.advance(seconds: 60 * 365 * 86_400)
+        world.date.advance(by: 60 * 365 * 86_400)
         let later = try await provider.response(for: world.resource(["cc": "max-age=99999999999"]))
         // Then it is still fresh, and nothing trapped
         #expect(later.source.isFromCache)
         // And past 2^31 seconds, it is stale
-        world.date.advance(seconds: 10 * 365 * 86_400)
+        world.date.advance(by: 10 * 365 * 86_400)
         let muchLater = try await provider.response(for: world.resource(["cc": "max-age=99999999999"]))
         #expect(muchLater.source.isFromCache == false)
     }

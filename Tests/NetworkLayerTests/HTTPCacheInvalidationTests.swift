@@ -21,7 +21,7 @@ struct HTTPCacheInvalidationTests {
     ) async throws -> Bool {
         let provider = origin.provider()
         _ = try await provider.send(origin.film())
-        origin.date.advance(seconds: 1)
+        origin.date.advance(by: 1)
         try await change(provider)
         return try await provider.response(for: origin.film()).source.isFromCache
     }

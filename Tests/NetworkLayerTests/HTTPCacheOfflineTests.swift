@@ -27,7 +27,7 @@ struct HTTPCacheOfflineTests {
         let (provider, network, waits) = offlineProvider(world)
         let policy = CachePolicy.useProtocol.acceptingStaleOnError(upTo: .seconds(86_400))
         _ = try await provider.send(world.resource(["cc": "max-age=60"], policy: policy))
-        world.date.advance(seconds: 3_660)
+        world.date.advance(by: 3_660)
         // When the device is offline
         network.goOffline()
         let answer = try await provider.response(for: world.resource(["cc": "max-age=60"], policy: policy))
@@ -47,7 +47,7 @@ struct HTTPCacheOfflineTests {
         let world = try await CacheWorld()
         let (provider, network, waits) = offlineProvider(world)
         _ = try await provider.send(world.resource(["cc": "max-age=60"]))
-        world.date.advance(seconds: 3_660)
+        world.date.advance(by: 3_660)
         // When the device is offline
         network.goOffline()
         let failure = await error { try await provider.send(world.resource(["cc": "max-age=60"])) }
@@ -63,7 +63,7 @@ struct HTTPCacheOfflineTests {
         let (provider, network, _) = offlineProvider(world)
         let query = ["cc": "max-age=60, stale-if-error=3600"]
         _ = try await provider.send(world.resource(query))
-        world.date.advance(seconds: 660)
+        world.date.advance(by: 660)
         // When the device is offline
         network.goOffline()
         let answer = try await provider.response(for: world.resource(query))
@@ -77,7 +77,7 @@ struct HTTPCacheOfflineTests {
         let (provider, network, _) = offlineProvider(world)
         let query = ["cc": "max-age=60, stale-if-error=600"]
         _ = try await provider.send(world.resource(query))
-        world.date.advance(seconds: 7_260)
+        world.date.advance(by: 7_260)
         // When the device is offline
         network.goOffline()
         let failure = await error { try await provider.send(world.resource(query)) }
@@ -92,7 +92,7 @@ struct HTTPCacheOfflineTests {
         let policy = CachePolicy.useProtocol.acceptingStaleOnError(upTo: .seconds(86_400))
         let query = ["cc": "max-age=60, must-revalidate"]
         _ = try await provider.send(world.resource(query, policy: policy))
-        world.date.advance(seconds: 120)
+        world.date.advance(by: 120)
         // When the device is offline
         network.goOffline()
         let failure = await error { try await provider.send(world.resource(query, policy: policy)) }
@@ -106,7 +106,7 @@ struct HTTPCacheOfflineTests {
         let provider = world.provider()
         let policy = CachePolicy.useProtocol.acceptingStaleOnError(upTo: .seconds(86_400))
         _ = try await provider.send(world.resource(["cc": "max-age=60"], policy: policy))
-        world.date.advance(seconds: 120)
+        world.date.advance(by: 120)
         // When the server answers 503
         try await world.change(status: 503)
         let answer = try await provider.response(for: world.resource(["cc": "max-age=60"], policy: policy))
@@ -129,7 +129,7 @@ struct HTTPCacheOfflineTests {
             .get("cached", query: ["id": world.id, "cc": "max-age=60"])
         endpoint.cachePolicy = policy
         _ = try await provider.send(endpoint)
-        world.date.advance(seconds: 120)
+        world.date.advance(by: 120)
         // When the server goes away (a refused connection, on Linux as on Apple platforms)
         server = nil
         let answer = try await provider.response(for: endpoint)

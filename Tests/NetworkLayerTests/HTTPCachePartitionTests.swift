@@ -65,7 +65,7 @@ struct HTTPCachePartitionTests {
     @Test func anAppsPartitionKeepsAnswersAcrossTokenRefreshes() async throws {
         // Given a cache told whose answers they are, and a token refreshed between two requests
         let server = try await TestServer.shared.value
-        let date = TestDate()
+        let date = ManualClock(Date())
         let cache = HTTPCache(partition: { _ in "user-42" }, now: { date.now })
         var configuration = NetworkProvider.Configuration()
         configuration.httpCache = cache

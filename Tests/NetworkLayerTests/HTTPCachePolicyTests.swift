@@ -47,7 +47,7 @@ struct HTTPCachePolicyTests {
         let world = try await CacheWorld()
         let provider = world.provider()
         _ = try await provider.send(world.resource(["cc": "max-age=60"]))
-        world.date.advance(seconds: 86_400)
+        world.date.advance(by: 86_400)
         // When it is asked for with .returnCacheElseLoad
         let answer = try await provider.response(
             for: world.resource(["cc": "max-age=60"], policy: .returnCacheElseLoad))
@@ -84,7 +84,7 @@ struct HTTPCachePolicyTests {
         let world = try await CacheWorld()
         let provider = world.provider()
         _ = try await provider.send(world.resource(["cc": "max-age=60"]))
-        world.date.advance(seconds: 86_400)
+        world.date.advance(by: 86_400)
         // When it is asked for with .onlyIfCached
         let answer = try await provider.response(
             for: world.resource(["cc": "max-age=60"], policy: .onlyIfCached))
@@ -102,7 +102,7 @@ struct HTTPCachePolicyTests {
         let query = ["cc": "max-age=60, stale-while-revalidate=600", "etag": "version", "date": later]
         _ = try await provider.send(world.resource(query))
         try await world.change(version: 2)
-        world.date.advance(seconds: 120)
+        world.date.advance(by: 120)
         // When it is asked for, stale
         let stale = try await provider.response(for: world.resource(query))
         // Then the stored version comes at once, and the background revalidation stores version 2
@@ -199,7 +199,7 @@ struct HTTPCacheEdgeTests {
         let provider = world.provider(session: network)
         let query = ["cc": "max-age=60, stale-if-error=86400"]
         _ = try await provider.send(world.resource(query))
-        world.date.advance(seconds: 120)
+        world.date.advance(by: 120)
         network.goOffline()
         // When a view model reads cache, then network
         var received: [ResponseSource] = []
@@ -233,7 +233,7 @@ struct HTTPCacheEdgeTests {
         let later = HTTPDates.format(world.date.now.addingTimeInterval(120))
         let query = ["cc": "max-age=60, stale-while-revalidate=600", "etag": "version", "date": later]
         _ = try await provider.send(world.resource(query))
-        world.date.advance(seconds: 120)
+        world.date.advance(by: 120)
         let before = events.values.count
         // When it is served stale and revalidated in the background
         let stale = try await provider.response(for: world.resource(query))

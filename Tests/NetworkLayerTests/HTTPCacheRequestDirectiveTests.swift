@@ -18,7 +18,7 @@ struct HTTPCacheRequestDirectiveTests {
         origin.answer(.init(headers: ["Cache-Control": "max-age=1, must-revalidate"]))
         let provider = origin.provider()
         _ = try await provider.send(origin.film())
-        origin.date.advance(seconds: 10)
+        origin.date.advance(by: 10)
         // When a request says only-if-cached
         // Then it fails as a 504 would, without asking the server
         await #expect(throws: NetworkError.self) {

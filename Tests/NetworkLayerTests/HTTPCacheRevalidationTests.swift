@@ -72,7 +72,7 @@ struct HTTPCacheRevalidationTests {
         _ = try await provider.send(world.resource(fresher))
         _ = try await provider.send(world.resource(fresher))
         // When it is asked for again 50 s later
-        world.date.advance(seconds: 50)
+        world.date.advance(by: 50)
         let third = try await provider.response(for: world.resource(fresher))
         // Then the stored headers are the 304's: a fresh hit, no third request
         #expect(third.source.isFromCache && !third.source.isStale)

@@ -22,17 +22,6 @@ struct LoggedCacheRequest: Decodable, Equatable, Sendable {
     let cacheControl: String
 }
 
-/// A wall clock the test moves by hand.
-final class TestDate: Sendable {
-    private let current: Locked<Date>
-
-    init(_ start: Date = Date()) { current = Locked(start) }
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(seconds: Double) { current.withLock { $0 += seconds } }
-}
-
 /// A session that forwards to `URLSession` until the test takes the device offline; then every request
 /// fails as an offline iPhone's does, with `URLError(.notConnectedToInternet)`.
 final class OfflineSwitch: NetworkSessionType {
@@ -62,7 +51,7 @@ final class OfflineSwitch: NetworkSessionType {
 /// moves, and a fresh resource id per test.
 struct CacheWorld {
     let server: TestServer
-    let date = TestDate()
+    let date = ManualClock(Date())
     let store: MemoryHTTPCacheStore
     let cache: HTTPCache
     let id = UUID().uuidString

@@ -23,7 +23,9 @@ struct Echo: Decodable, Sendable {
     let body: String
 }
 
-/// A stub that records each request it receives.
+/// A stub that records each request it receives as the `URLRequest` itself, credentials included: for
+/// tests of the request as built (a header's value, the body's bytes). `StubSession.requests` records
+/// them redacted, which is what a test that only asks whether a credential went out should read.
 func recordingStub(_ answer: StubSession = .json(#"{"title":"Wonka","year":2023}"#)) -> (
     StubSession, Recorder<URLRequest>
 ) {

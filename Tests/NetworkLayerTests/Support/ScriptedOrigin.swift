@@ -26,7 +26,7 @@ final class ScriptedOrigin: Sendable {
     let url = URL(string: "https://api.example.com/films/1")!
     private let queue = Locked<[Answer]>([])
     private let asked = Locked<[URLRequest]>([])
-    let date = TestDate()
+    let date = ManualClock(Date())
     let store: HTTPCacheSecretsTests.KeepingStore
     let cache: HTTPCache
 
