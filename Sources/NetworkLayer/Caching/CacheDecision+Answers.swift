@@ -91,9 +91,6 @@ extension CacheDecision {
         return sameOrigin(answered, asked) && path(answered) == path(asked) && answered.query == asked.query
     }
 
-    /// Statuses after which a stale answer may be given instead (RFC 5861 section 4).
-    static let staleIfErrorStatuses: Set<Int> = [500, 502, 503, 504]
-
     /// The age of `stored` if it may stand in for a failure now: the response's `stale-if-error`, or the
     /// policy's accepted staleness, allows it, and nothing forbids stale use; `nil` otherwise.
     static func staleAfterError(

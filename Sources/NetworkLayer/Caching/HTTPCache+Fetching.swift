@@ -57,7 +57,7 @@ extension HTTPCache {
                 }
             }
         }
-        if CacheDecision.staleIfErrorStatuses.contains(http.statusCode), let stored {
+        if FailureKinds.staleIfErrorStatuses.contains(http.statusCode), let stored {
             let failure = NetworkError.unacceptableStatus(
                 .init(statusCode: http.statusCode, headers: http.headerFields, body: data, url: http.url))
             if let served = serveStale(stored, for: request, after: failure, exchange, key: key) {

@@ -117,10 +117,7 @@ extension NetworkProvider {
     static func isDropOrStall(_ error: any Error) -> Bool {
         guard mayResume(after: error) else { return false }
         if case NetworkError.transport(let error) = error {
-            return ![
-                .cannotParseResponse, .cannotDecodeContentData, .cannotDecodeRawData, .badServerResponse,
-            ]
-            .contains(error.code)
+            return !FailureKinds.refusesBody.contains(error.code)
         }
         return true
     }
@@ -131,12 +128,7 @@ extension NetworkProvider {
     static func mayResume(after error: any Error) -> Bool {
         switch error {
         case NetworkError.timedOut: true
-        case NetworkError.transport(let error):
-            ![
-                .cancelled, .badURL, .unsupportedURL, .serverCertificateUntrusted,
-                .serverCertificateHasBadDate,
-                .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .secureConnectionFailed,
-            ].contains(error.code)
+        case NetworkError.transport(let error): !FailureKinds.endsDownload.contains(error.code)
         default: false
         }
     }

@@ -219,12 +219,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .timedOut:
             return true
         case .transport(let error):
-            return [
-                .timedOut, .networkConnectionLost, .cannotConnectToHost, .notConnectedToInternet,
-                .dnsLookupFailed, .cannotFindHost,
-            ].contains(error.code)
+            return FailureKinds.transient.contains(error.code)
         case .unacceptableStatus(let failure):
-            return Self.isTransient(status: failure.statusCode)
+            return FailureKinds.isTransient(status: failure.statusCode)
         default:
             return false
         }
@@ -238,15 +235,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// server that is down, as often as a network that is.
     public var isOffline: Bool {
         guard case .transport(let error) = self else { return false }
-        if [.notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff].contains(error.code) {
-            return true
-        }
-        return runsOnFoundationNetworking && [.cannotFindHost, .dnsLookupFailed].contains(error.code)
-    }
-
-    /// Whether a status is worth retrying: 408, 429 and 5xx other than 501.
-    static func isTransient(status: Int) -> Bool {
-        status == 408 || status == 429 || ((500...599).contains(status) && status != 501)
+        if FailureKinds.offline.contains(error.code) { return true }
+        return runsOnFoundationNetworking && FailureKinds.offlineOnFoundationNetworking.contains(error.code)
     }
 
     /// Describes a `DecodingError` with its coding path rendered like `a.b[3].c`.

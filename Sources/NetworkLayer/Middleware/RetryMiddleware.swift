@@ -174,10 +174,7 @@ public struct RetryMiddleware: NetworkMiddleware {
     /// host not found), as opposed to a connection lost or a timeout that one more attempt often mends.
     static func isUnreachable(_ failure: NetworkError) -> Bool {
         guard case .transport(let error) = failure else { return false }
-        return [
-            .notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .dataNotAllowed,
-            .internationalRoamingOff,
-        ].contains(error.code)
+        return FailureKinds.unreachable.contains(error.code)
     }
 
     private func jittered(_ delay: Duration) -> Duration {

@@ -90,7 +90,8 @@ public final class NetworkProvider: Sendable {
         }
     }
 
-    /// The transport.
+    /// The session the provider was given: a `URLSession` (whose configuration and delegate the
+    /// provider's own delegate session is made from), or another ``NetworkSessionType`` it calls as it is.
     public let session: any NetworkSessionType
     /// The middlewares, outermost first.
     public let middlewares: [any NetworkMiddleware]
@@ -106,7 +107,9 @@ public final class NetworkProvider: Sendable {
 
     /// Creates a provider.
     /// - Parameters:
-    ///   - session: The transport; `URLSession.shared` by default.
+    ///   - session: What requests go through: a `URLSession` (`URLSession.shared` by default), whose
+    ///     configuration and delegate the provider's own session is made from, or a ``StubSession``,
+    ///     a ``RecordReplaySession`` or one of your own, called as it is.
     ///   - middlewares: Run in order around every request, the first outermost; none by default.
     ///   - configuration: Coalescing and the clock; see ``Configuration``.
     public convenience init(
