@@ -17,7 +17,9 @@ enum FailureKinds {
     ]
 
     /// Transport failures that say the device is offline, on every platform.
-    static let offline: Set<URLError.Code> = [.notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff]
+    static let offline: Set<URLError.Code> = [
+        .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff,
+    ]
 
     /// What FoundationNetworking reports for a missing network (measured: `cannotFindHost`, -1003), which
     /// counts as offline there too.
