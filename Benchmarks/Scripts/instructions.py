@@ -25,7 +25,8 @@ import tempfile
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent
 
 # (row, ours, peer, goal): ("at most", x) means ours/peer <= x; ("at least", x) means peer/ours >= x;
-# ("own at most", n) means ours - peer <= n instructions; ("compare", None) shows the ratio, no goal.
+# ("own at most", n) means ours - peer <= n instructions; ("compare", None) shows the ratio, no goal;
+# ("count at most", n) means ours <= n instructions, with no peer (its peer column is None).
 ROWS = [
     ("Memory hit, 1,000 entries, vs a locked Dictionary", "memory-hit-1000-cachekit",
      "memory-hit-1000-dictionary", ("at most", 1.5)),
@@ -52,8 +53,11 @@ ROWS = [
      ("at most", 1.0)),
     ("Memory store with eviction, 1,000 entries, vs NSCache", "store-eviction-1000-cachekit",
      "store-eviction-1000-nscache", ("compare", None)),
+    ("Memory store with eviction, 1,000 entries, its own count", "store-eviction-1000-cachekit", None,
+     ("count at most", 1_500)),
+    # Its goal (≤ 2x) is judged on the wall clock; this row shows the count beside it.
     ("Memory get-or-store mix, Zipf keys, a tenth held, vs a locked Dictionary holding all",
-     "zipf-mix-cachekit", "zipf-mix-dictionary", ("at most", 2.0)),
+     "zipf-mix-cachekit", "zipf-mix-dictionary", ("compare", None)),
     ("Memory store with eviction, 1,000,000 entries, vs 1,000 entries (flat)", "store-eviction-1000000-cachekit",
      "store-eviction-1000-cachekit", ("at most", 1.2)),
     ("DIKit resolve the 12-service app graph, vs Swinject", "app-graph-dikit", "app-graph-swinject",
@@ -131,8 +135,10 @@ def per_operation(binary: pathlib.Path, workload: str, mode: str) -> float:
     return total / count
 
 
-def judge(ours: float, peer: float, goal) -> tuple[str, str]:
+def judge(ours: float, peer, goal) -> tuple[str, str]:
     kind, bound = goal
+    if kind == "count at most":
+        return f"{ours:,.0f} (goal ≤ {bound:,})", "met" if ours <= bound else "**missed**"
     if kind == "own at most":
         own = ours - peer
         return f"{own:,.0f} instructions of its own (goal ≤ {bound:,})", "met" if own <= bound else "**missed**"
@@ -165,15 +171,15 @@ def main() -> None:
     available = workloads(binary)
     # A smoke run's binary has the smallest size only; every other workload must be there.
     needed = [name for row in ROWS for name in row[1:3]
-              if mode == "full" or not re.search(r"-(100000|1000000)-", name)]
+              if name and (mode == "full" or not re.search(r"-(100000|1000000)-", name))]
     missing = sorted(set(name for name in needed if name not in available))
     if missing:
         sys.exit("the binary lacks workloads the table needs: " + ", ".join(missing))
-    rows = [row for row in ROWS if row[1] in available and row[2] in available]
+    rows = [row for row in ROWS if row[1] in available and (row[2] is None or row[2] in available)]
     cost: dict[str, float] = {}
     for _, ours, peer, _ in rows:
         for workload in (ours, peer):
-            if workload not in cost:
+            if workload is not None and workload not in cost:
                 cost[workload] = per_operation(binary, workload, mode)
                 print(f"{workload}: {cost[workload]:,.1f} instructions/op", file=sys.stderr)
     if mode == "smoke":
@@ -181,8 +187,9 @@ def main() -> None:
     print("| operation | ours (instructions/op) | peer (instructions/op) | ratio | |")
     print("|---|---|---|---|---|")
     for row, ours, peer, goal in rows:
-        ratio, verdict = judge(cost[ours], cost[peer], goal)
-        print(f"| {row} | {cost[ours]:,.0f} | {cost[peer]:,.0f} | {ratio} | {verdict} |")
+        ratio, verdict = judge(cost[ours], cost.get(peer), goal)
+        shown_peer = f"{cost[peer]:,.0f}" if peer else "-"
+        print(f"| {row} | {cost[ours]:,.0f} | {shown_peer} | {ratio} | {verdict} |")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-// The HTTP cache (Docs/NetworkLayer.md, "Offline-first"): bytes on the wire for a resource revalidated on
+// The HTTP cache (Docs/NetworkLayer.md, "Caching and offline"): bytes on the wire for a resource revalidated on
 // every use, a 304 against a full fetch, a fresh hit against a CacheKit memory hit of the same body, and
 // an offline answer with the default RetryMiddleware in the chain.
 

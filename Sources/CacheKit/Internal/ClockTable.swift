@@ -128,6 +128,9 @@ struct ClockTable<Key: Hashable, Payload> {
         guard let old = items.updateValue(Item(payload: payload, link: link), forKey: key) else {
             return (nil, link)
         }
+        // The dictionary keeps the key it stored first (`updateValue` replaces only the value), and so
+        // does the link: keys equal but told apart (a string in NFC and in NFD) read the same everywhere.
+        links[link].key = links[old.link].key
         unlink(old.link)
         free(old.link)
         return (old.payload, link)

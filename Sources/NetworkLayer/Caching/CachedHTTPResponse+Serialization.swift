@@ -1,7 +1,7 @@
 import Foundation
 
 /// A stored answer as bytes, for stores that write files: a disk store over CacheKit's `DiskStorage` is
-/// the example in Docs/NetworkLayer.md.
+/// the example in Docs/Recipes.md (recipe 3).
 ///
 /// The bytes are a 6-byte mark (`NLHC1` and a line feed), a 4-byte big-endian length, that many bytes of
 /// JSON (status, headers, dates, variants), then the body as it is, so a large body is not re-encoded.

@@ -19,7 +19,7 @@ extension CachedHTTPResponse {
     /// (``Credentials``) or a credential query item (`?serviceKey=…` in a `Link` or `Content-Location`),
     /// so none reaches the store. An `ETag` is kept as it is: it is sent back to the server as it came.
     static func withoutCredentials(_ value: String, in name: String) -> String {
-        sameFieldName(name, "etag") ? value : Redaction.redact(text: value)
+        name.isHeaderName("etag") ? value : Redaction.redact(text: value)
     }
 
     /// Fields a `304` may not change: they describe the stored body (RFC 9111 section 3.2).
@@ -88,7 +88,7 @@ extension CachedHTTPResponse {
             guard !Self.unstoredFields.contains(lowercase), !Self.bodyFields.contains(lowercase),
                 !Redaction.isSensitive(headerName: name), lowercase != "vary"
             else { continue }
-            for old in headers.keys where Self.sameFieldName(old, name) { headers[old] = nil }
+            for old in headers.keys where old.isHeaderName(name) { headers[old] = nil }
             let value = "\(value)"
             if SecretRule.carriesSecretValue(value) { carriesCredential = true }
             headers[name] = Self.withoutCredentials(value, in: name)

@@ -52,17 +52,6 @@ public struct CachedHTTPResponse: Sendable, Hashable {
     /// The value of a header field, by its name in any case.
     func header(_ name: String) -> String? {
         if let value = headers[name] { return value }
-        return headers.first { Self.sameFieldName($0.key, name) }?.value
-    }
-
-    /// Whether two field names are the same, ASCII letters compared without case (RFC 9110 section
-    /// 5.1), without Foundation's slower locale-aware comparison.
-    static func sameFieldName(_ first: String, _ second: String) -> Bool {
-        guard first.utf8.count == second.utf8.count else { return false }
-        return zip(first.utf8, second.utf8).allSatisfy { lower($0) == lower($1) }
-    }
-
-    private static func lower(_ byte: UInt8) -> UInt8 {
-        (65...90).contains(byte) ? byte + 32 : byte
+        return headers.first { $0.key.isHeaderName(name) }?.value
     }
 }

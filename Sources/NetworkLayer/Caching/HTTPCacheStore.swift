@@ -1,5 +1,6 @@
 /// Where an ``HTTPCache`` keeps its answers: memory (``MemoryHTTPCacheStore``), a disk store of the
-/// app's (Docs/NetworkLayer.md shows one over CacheKit's `DiskStorage` in a few lines), or anything else.
+/// app's (recipe 3 in Docs/Recipes.md is one over CacheKit's `DiskStorage`, in a few lines), or anything
+/// else.
 ///
 /// Keys are the cache's: a partition (the digest of the request's credentials, the app's own, or
 /// `public`), the URL's scheme, host and port, and a digest of the rest of the URL: never a secret, never

@@ -1,7 +1,7 @@
 /// Header field names compared as HTTP compares them (RFC 9110 section 5.1): ASCII letters without
-/// case, every other byte exactly. The one comparison the module uses for names, byte by byte, where
-/// Foundation's `caseInsensitiveCompare` bridges to `NSString` on Linux and folds Unicode case, which a
-/// token never needs.
+/// case, every other byte exactly. Where the module compares two names itself, it uses this rule, byte
+/// by byte: Foundation's `caseInsensitiveCompare` bridges to `NSString` on Linux and folds Unicode
+/// case, which a token never needs.
 extension String {
     /// Whether this header field name is `other`, ASCII letters compared without case.
     func isHeaderName(_ other: String) -> Bool {

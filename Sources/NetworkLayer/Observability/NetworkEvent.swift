@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// What happens to a request, for logging and metrics: give ``NetworkProvider/Configuration/onEvent`` a
-/// handler to receive each event. Bridge it to `os.Logger` or swift-log in a few lines (see
-/// Docs/NetworkLayer.md); NetworkLayer depends on neither.
+/// handler to receive each event. Bridge it to `os.Logger` or swift-log in a few lines
+/// (Docs/NetworkLayer.md shows `os.Logger`); NetworkLayer depends on neither.
 ///
 /// Its `description` is one redacted line: credential-like query values and headers hidden as in
 /// ``Redaction``. A path segment is shown unless it carries a declared or learned value: declare a token

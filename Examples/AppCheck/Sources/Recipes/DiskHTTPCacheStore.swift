@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// Docs/NetworkLayer.md quotes this file line for line: the disk store recipe 3's HTTP cache keeps its
+// Docs/Recipes.md quotes this file line for line: the disk store recipe 3's HTTP cache keeps its
 // answers in.
 import CacheKit
 import NetworkLayer
