@@ -97,7 +97,7 @@ struct HTTPCacheAsSentTests {
 
     @Test func theProvidersSessionKeepsNoAnswerToACredentialedRequestInURLCache() throws {
         // Given the provider's own session, with the system's URLCache
-        let transfers = try #require(TransferSession(like: URLSession(configuration: .default)))
+        let transfers = try #require(DelegateSession(like: URLSession(configuration: .default)))
         let url = try #require(URL(string: "https://api.example.com/films?page=1"))
         let proposed = CachedURLResponse(
             response: try #require(

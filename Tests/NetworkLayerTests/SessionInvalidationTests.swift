@@ -47,7 +47,7 @@ struct SessionInvalidationTests {
             return
         }
         #expect(named == identifier)
-        #expect(TransferSession.hasBackgroundSession(identifier) == false)
+        #expect(DelegateSession.hasBackgroundSession(identifier) == false)
         #expect(String(describing: thrown).contains("sharedContainerIdentifier"))
     }
 
@@ -61,7 +61,7 @@ struct SessionInvalidationTests {
         _ = backgroundProvider(
             identifier: identifier, inAppExtension: inAppExtension, sharedContainer: container)
         // Then its session exists
-        #expect(TransferSession.hasBackgroundSession(identifier))
+        #expect(DelegateSession.hasBackgroundSession(identifier))
     }
 
     @Test func aProviderWhoseSessionWasInvalidatedRefusesTransfersWithATypedError() async throws {
@@ -87,11 +87,11 @@ struct SessionInvalidationTests {
         let first = backgroundProvider(identifier: identifier, inAppExtension: false, sharedContainer: nil)
         let firstSession = try #require(first.session as? URLSession)
         firstSession.invalidateAndCancel()
-        #expect(await eventually { !TransferSession.hasBackgroundSession(identifier) })
+        #expect(await eventually { !DelegateSession.hasBackgroundSession(identifier) })
         // When the app makes its provider again
         let second = backgroundProvider(identifier: identifier, inAppExtension: false, sharedContainer: nil)
         // Then it has a session of its own, not the dead one
-        #expect(TransferSession.hasBackgroundSession(identifier))
+        #expect(DelegateSession.hasBackgroundSession(identifier))
         #expect((second.session as? URLSession) !== firstSession)
     }
 }

@@ -123,17 +123,17 @@ extension NetworkProvider {
         if configuration.httpCache != nil { copy.urlCache = nil }
         let transfers =
             background.map {
-                TransferSession.background(like: copy, delegate: delegate, on: delegateQueue, background: $0)
+                DelegateSession.background(like: copy, delegate: delegate, on: delegateQueue, background: $0)
             }
-            ?? TransferSession(
+            ?? DelegateSession(
                 configuration: copy, forwardingChallengesTo: delegate, on: delegateQueue, background: nil)
-        let credentials = TransferSession.split(sessionConfiguration.httpAdditionalHeaders).credentials
+        let credentials = DelegateSession.split(sessionConfiguration.httpAdditionalHeaders).credentials
         // A session made before shares nothing of this configuration: its credential values are declared
         // here, since they are added to requests after the pipeline has seen them.
         for value in credentials.values { Credentials.declareHeaderValue(value) }
         let policy = background.map { _ in
             BackgroundPolicy(
-                credentialHeaders: TransferSession.split(sessionConfiguration.httpAdditionalHeaders)
+                credentialHeaders: DelegateSession.split(sessionConfiguration.httpAdditionalHeaders)
                     .credentials,
                 sendsCredentialHeaders: sendsCredentialHeaders)
         }

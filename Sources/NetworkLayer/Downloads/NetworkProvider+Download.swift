@@ -45,7 +45,7 @@ extension NetworkProvider {
     ///   - destination: The file to write; its folder must exist.
     ///   - resumeAttempts: How many times to resume after a dropped connection; 3 by default.
     ///   - progress: Called as bytes arrive (in windows, they are written to the file later, in
-    ///     order), on the thread that receives them (the transfer session's queue with a `URLSession`),
+    ///     order), on the thread that receives them (the delegate session's queue with a `URLSession`),
     ///     not the caller's; `nil` by default.
     /// - Returns: The file and the response.
     /// - Throws: ``NetworkError`` (``NetworkError/file(_:)`` when the file cannot be written,

@@ -16,7 +16,7 @@ import Foundation
 final class SessionWrittenDownload: DownloadStrategy {
     private let file: SessionWrittenFile
     private let destination: URL
-    private let transfers: TransferSession
+    private let transfers: DelegateSession
     private let rules: AttemptRules
     private let deadlines: DeadlineTimer
     private let progress: (@Sendable (TransferProgress) -> Void)?
@@ -26,7 +26,7 @@ final class SessionWrittenDownload: DownloadStrategy {
     /// - Throws: ``NetworkError/file(_:)`` when `destination`'s folder is missing: found before the body
     ///   is downloaded, as with a file the provider writes.
     init(
-        to destination: URL, on transfers: TransferSession, rules: AttemptRules, deadlines: DeadlineTimer,
+        to destination: URL, on transfers: DelegateSession, rules: AttemptRules, deadlines: DeadlineTimer,
         progress: (@Sendable (TransferProgress) -> Void)?,
         backgroundRequest: @escaping @Sendable (URLRequest) throws -> URLRequest
     ) throws {

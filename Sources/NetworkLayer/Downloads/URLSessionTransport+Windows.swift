@@ -11,7 +11,7 @@ extension URLSessionTransport {
     /// window is refused or the transfer fails; returns the last answer's head (and a refused body).
     // swift-format-ignore: FunctionParameterCount
     func windows(
-        _ request: URLRequest, rules: AttemptRules, on transfers: TransferSession,
+        _ request: URLRequest, rules: AttemptRules, on transfers: DelegateSession,
         into file: ProviderWrittenFile,
         progress: (@Sendable (TransferProgress) -> Void)?, record: AttemptRecord
     ) async throws -> (Data, HTTPURLResponse) {

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The transport over a `URLSession`: every call runs as a task of the provider's own delegate session
-/// (``TransferSession``), made once from that session's configuration and forwarding challenges to its
+/// (``DelegateSession``), made once from that session's configuration and forwarding challenges to its
 /// delegate, so each body is consumed as it arrives and can be bounded. It is the one place that knows
 /// the session is a `URLSession`, and whether it is a background session.
 final class URLSessionTransport: Transport {
@@ -17,7 +17,7 @@ final class URLSessionTransport: Transport {
     /// `nil` until the first request, or for a background `URLSession` given to
     /// ``NetworkProvider/init(session:middlewares:configuration:)``; set at once by
     /// ``NetworkProvider/init(sessionConfiguration:delegate:delegateQueue:middlewares:configuration:sendsCredentialHeaders:finishedInBackground:)``.
-    let made: Locked<TransferSession?>
+    let made: Locked<DelegateSession?>
     /// The credential headers a provider on a background session adds, and whether it may send them. The
     /// session may be shared with another provider; these are this one's.
     let policy: BackgroundPolicy?
@@ -33,7 +33,7 @@ final class URLSessionTransport: Transport {
     // swift-format-ignore: FunctionParameterCount
     init(
         base: URLSession, configuration: NetworkProvider.Configuration, seams: NetworkProvider.Seams,
-        calls: WholeBodyCalls, made: TransferSession?, policy: BackgroundPolicy?, refusal: NetworkError? = nil
+        calls: WholeBodyCalls, made: DelegateSession?, policy: BackgroundPolicy?, refusal: NetworkError? = nil
     ) {
         self.refusal = refusal
         self.base = base
@@ -88,11 +88,11 @@ final class URLSessionTransport: Transport {
     /// configuration (or the one a provider made with a session configuration owns).
     /// - Throws: ``NetworkError/InvalidRequest/backgroundSession(endpoint:)`` for a background session
     ///   given to the provider.
-    func transfers(endpoint name: String) throws(NetworkError) -> TransferSession {
+    func transfers(endpoint name: String) throws(NetworkError) -> DelegateSession {
         if let refusal { throw refusal }
-        let session = made.withLock { session -> TransferSession? in
+        let session = made.withLock { session -> DelegateSession? in
             if let session { return session }
-            session = TransferSession(like: base, keepsNoURLCache: configuration.httpCache != nil)
+            session = DelegateSession(like: base, keepsNoURLCache: configuration.httpCache != nil)
             return session
         }
         guard let session else { throw .invalidRequest(.backgroundSession(endpoint: name)) }
@@ -104,7 +104,7 @@ final class URLSessionTransport: Transport {
 
     /// ``transfers(endpoint:)`` for a request that needs a data task or an upload from memory, which a
     /// background session refuses.
-    func dataTransfers(endpoint name: String) throws(NetworkError) -> TransferSession {
+    func dataTransfers(endpoint name: String) throws(NetworkError) -> DelegateSession {
         let transfers = try transfers(endpoint: name)
         guard !transfers.isBackground else { throw .invalidRequest(.backgroundSession(endpoint: name)) }
         return transfers

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Carries a streamed body from the transfer session to one consumer: chunks are buffered in arrival
+/// Carries a streamed body from the delegate session to one consumer: chunks are buffered in arrival
 /// order until read, at most `bufferLimit` bytes; the end (or the failure) is delivered after the last
 /// chunk. A consumer cancelled while waiting stops the transfer; one that falls further behind than the
 /// buffer holds gets ``ResponseStreamError/readerFellBehind(limit:)`` after the chunks held.

@@ -23,7 +23,7 @@ import Foundation
 /// left). Without a cache, a stress test cancelling 150 streams around their end, also under
 /// ThreadSanitizer, has not trapped; that is evidence, not proof. On Apple platforms the configuration's
 /// cache is kept, unless the provider has an ``HTTPCache`` (then it is dropped too).
-final class TransferSession: Sendable {
+final class DelegateSession: Sendable {
     let session: URLSession
     /// Routes the session's events.
     let delegate: TransferDelegate
@@ -76,7 +76,7 @@ final class TransferSession: Sendable {
         self.background = background
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        queue.name = "NetworkLayer.TransferSession"
+        queue.name = "NetworkLayer.DelegateSession"
         background?.deliversEvents(on: queue)
         delegate = TransferDelegate(
             forwardingChallengesTo: userDelegate, on: userQueue ?? queue, background: background)
