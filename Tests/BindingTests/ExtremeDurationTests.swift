@@ -19,7 +19,7 @@ struct ExtremeDurationTests {
         let waiter = Task { try await count.value(where: { $0 == 1 }, within: limit) }
         // When 1 is set, for a positive limit
         if limit > .zero {
-            while count.subscriberCount == 0 { await Task.yield() }
+            await waitWhile { count.subscriberCount == 0 }
             count.value = 1
         }
         // Then a positive limit answers with it, and a limit of zero or less runs out at once

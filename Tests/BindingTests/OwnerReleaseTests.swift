@@ -44,7 +44,7 @@ struct OwnerReleaseTests {
         screen = nil
         dropped.signal()
         // Then the owner's deinit ran on the main actor, wherever the value was
-        let released = await Watchdog.finishes { while deinits.values.isEmpty { await Task.yield() } }
+        let released = await Watchdog.finishes { await waitWhile { deinits.values.isEmpty } }
         #expect(released, "the owner was never released")
         #expect(deinits.values == [true])
         _ = token
@@ -59,7 +59,7 @@ struct OwnerReleaseTests {
         screen = nil
         // When a value arrives from another thread and reaches the main actor
         try await offThePool { title.value = 1 }
-        while title.subscriberCount > 0 { await Task.yield() }
+        await waitWhile { title.subscriberCount > 0 }
         // Then the subscription has ended
         #expect(title.subscriberCount == 0)
         _ = token

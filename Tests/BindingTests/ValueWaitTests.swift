@@ -1,5 +1,6 @@
 import Binding
 import Foundation
+import TestSupport
 import Testing
 
 /// `value(where:within:)`: a test's wait for a value that answers instead of hanging.
@@ -15,7 +16,7 @@ struct ValueWaitTests {
         // Given a wait for a count of 3
         let count = Observable(0)
         let waiter = Task { try await count.value(where: { $0 >= 3 }) }
-        while count.subscriberCount == 0 { await Task.yield() }
+        await waitWhile { count.subscriberCount == 0 }
         // When the count climbs from another task
         for next in 1...3 { count.value = next }
         // Then
@@ -40,7 +41,7 @@ struct ValueWaitTests {
         // Given a wait of 2 s (a loaded machine still sets 20 values within it), with 20 values set
         let count = Observable(0)
         let waiter = Task { try await count.value(where: { $0 < 0 }, within: .seconds(2)) }
-        while count.subscriberCount == 0 { await Task.yield() }
+        await waitWhile { count.subscriberCount == 0 }
         for next in 1...20 { count.value = next }
         // Then the timeout names the last eight
         let thrown = await #expect(throws: ValueWaitTimeout.self) { try await waiter.value }
@@ -50,7 +51,7 @@ struct ValueWaitTests {
     @Test func cancellingTheWaitingTaskThrowsCancellationError() async throws {
         let status = Observable("idle")
         let waiter = Task { try await status.value(where: { $0 == "never" }, within: .seconds(60)) }
-        while status.subscriberCount == 0 { await Task.yield() }
+        await waitWhile { status.subscriberCount == 0 }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
     }

@@ -70,11 +70,11 @@ final class GatedSearch: MovieSearchRepository, @unchecked Sendable {
     }
 
     func waitUntilSearched(_ count: Int) async {
-        while searched.count < count { await Task.yield() }
+        await waitWhile { searched.count < count }
     }
 
     func waitUntilReturned(_ title: String) async {
-        while !returned.contains(title) { await Task.yield() }
+        await waitWhile { !returned.contains(title) }
     }
 
     static func movie(title: String) -> MovieSummary {

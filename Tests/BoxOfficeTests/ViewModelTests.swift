@@ -39,7 +39,7 @@ final class GatedRepository: BoxOfficeRepository, @unchecked Sendable {
     }
 
     func waitUntilRequested(_ count: Int) async {
-        while requestedDays.count < count { await Task.yield() }
+        await waitWhile { requestedDays.count < count }
     }
 
     static func entry(title: String) -> DailyBoxOfficeEntry {

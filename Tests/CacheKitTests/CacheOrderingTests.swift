@@ -35,7 +35,7 @@ struct CacheOrderingTests {
         await gate.waitUntilEntered()
         // When a store of "new" is called meanwhile, and the reader is let go
         let writer = Task { try await cache.store("new", forKey: "k") }
-        while cache.queuedOnLane("k") < 1 { await Task.yield() }
+        await waitWhile { cache.queuedOnLane("k") < 1 }
         gate.open()
         let read = await reader.value
         try await writer.value
@@ -55,7 +55,7 @@ struct CacheOrderingTests {
         await gate.waitUntilEntered()
         // When
         let remover = Task { try await cache.removeValue(forKey: "k") }
-        while cache.queuedOnLane("k") < 1 { await Task.yield() }
+        await waitWhile { cache.queuedOnLane("k") < 1 }
         gate.open()
         _ = await reader.value
         try await remover.value
@@ -73,7 +73,7 @@ struct CacheOrderingTests {
         await gate.waitUntilEntered()
         // When
         let remover = Task { try await cache.removeAll() }
-        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { cache.queuedForEveryLane < 1 }
         gate.open()
         _ = await reader.value
         try await remover.value

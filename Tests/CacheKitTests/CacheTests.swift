@@ -97,7 +97,7 @@ struct CacheTests {
         // When
         let results = try await withThrowingTaskGroup(of: CachedValue<String>.self) { group in
             for _ in 0..<20 { group.addTask { try await cache.lookup(forKey: "k", orLoad: load) } }
-            while cache.waitingForLoads < 20 { await Task.yield() }
+            await waitWhile { cache.waitingForLoads < 20 }
             open.yield()
             return try await group.reduce(into: []) { $0.append($1) }
         }

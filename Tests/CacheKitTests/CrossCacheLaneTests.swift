@@ -56,7 +56,7 @@ struct CrossCacheLaneTests {
         let reader = Task { await cache.value(forKey: key) }
         await tier.gate.waitUntilEntered()
         let remover = Task { try await target.removeAll() }
-        while target.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { target.queuedForEveryLane < 1 }
         tier.gate.open()
         return await Watchdog.finishes(within: 10) {
             _ = await reader.value
@@ -168,9 +168,9 @@ struct CrossCacheLaneTests {
         await imagesTier.gate.waitUntilEntered()
         // When images.removeAll() waits for "a", the tier joins the load, and the loader goes on
         let remover = Task { try await images.removeAll() }
-        while images.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { images.queuedForEveryLane < 1 }
         imagesTier.gate.open()
-        while meta.waitingForLoads < 2 { await Task.yield() }
+        await waitWhile { meta.waitingForLoads < 2 }
         loadGate.open()
         // Then the tier lends the load its right to pass images' removeAll: all of them finish
         let finished = await Watchdog.finishes(within: 10) {
@@ -195,9 +195,9 @@ struct CrossCacheLaneTests {
         // When images.removeAll() waits for "a", whose reader waits behind meta's reader, which then
         // reads through images
         let remover = Task { try await images.removeAll() }
-        while images.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { images.queuedForEveryLane < 1 }
         imagesTier.gate.open()
-        while meta.queuedOnLane("m") < 1 { await Task.yield() }
+        await waitWhile { meta.queuedOnLane("m") < 1 }
         metaTier.gate.open()
         // Then meta's reader, a lane holder of another cache, passes images' removeAll: all finish
         let finished = await Watchdog.finishes(within: 10) {
@@ -223,7 +223,7 @@ struct CrossCacheLaneTests {
         await metaTier.gate.waitUntilEntered()
         // When both caches' removeAll wait, then both tiers read through the other cache
         let removers = [Task { try await images.removeAll() }, Task { try await meta.removeAll() }]
-        while images.queuedForEveryLane < 1 || meta.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { images.queuedForEveryLane < 1 || meta.queuedForEveryLane < 1 }
         imagesTier.gate.open()
         metaTier.gate.open()
         // Then each read passes the other cache's removeAll: all finish
@@ -252,7 +252,7 @@ struct CrossCacheLaneTests {
             try await images.removeAll()
             order.append("removeAll")
         }
-        while images.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { images.queuedForEveryLane < 1 }
         // When meta's tier, holding a lane of meta that images' reader does not wait for, reads images
         let metaReader = Task { await meta.value(forKey: "m") }
         let queued = await eventually(within: .seconds(10)) { images.queuedOnLane("x") == 1 }

@@ -82,7 +82,7 @@ struct LaneOrderTests {
         await tier.readGate.waitUntilEntered()
         // When removeAll waits for every lane, and the read goes on to "b"
         let remover = Task { try await cache.removeAll() }
-        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { cache.queuedForEveryLane < 1 }
         tier.readGate.open()
         // Then both finish (the read of "b" does not queue behind removeAll, which waits for "a")
         let finished = await Watchdog.finishes {
@@ -103,7 +103,7 @@ struct LaneOrderTests {
         let remover = Task { try await cache.removeAll() }
         await tier.removeAllGate.waitUntilEntered()
         tier.laterGate.open()
-        while cache.queuedOnLane("b") < 1 { await Task.yield() }
+        await waitWhile { cache.queuedOnLane("b") < 1 }
         tier.removeAllGate.open()
         // Then the task waited its turn and finishes after removeAll
         let finished = await Watchdog.finishes {
@@ -120,9 +120,9 @@ struct LaneOrderTests {
         let first = Task { try await cache.removeAll() }
         await tier.removeAllGate.waitUntilEntered()
         let store = Task { try await cache.store("v", forKey: "k") }
-        while cache.queuedOnLane("k") < 1 { await Task.yield() }
+        await waitWhile { cache.queuedOnLane("k") < 1 }
         let second = Task { try await cache.removeAll() }
-        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { cache.queuedForEveryLane < 1 }
         // When the first removeAll finishes
         tier.removeAllGate.open()
         try await first.value
@@ -145,7 +145,7 @@ struct LaneOrderTests {
                 return "loaded"
             }
         }
-        while cache.queuedOnLane("k") < 1 { await Task.yield() }
+        await waitWhile { cache.queuedOnLane("k") < 1 }
         // When the waiting caller is cancelled, the lane still held
         caller.cancel()
         let left = await Watchdog.finishes { _ = await caller.result }

@@ -38,9 +38,9 @@ struct RemoveAllWaitingRuleTests {
         let reader = Task { await cache.value(forKey: "a") }
         await tier.readGate.waitUntilEntered()
         let remover = Task { try await cache.removeAll() }
-        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { cache.queuedForEveryLane < 1 }
         tier.readGate.open()
-        while cache.waitingForLoads < 2 { await Task.yield() }  // the plain caller and the tier's read
+        await waitWhile { cache.waitingForLoads < 2 }  // the plain caller and the tier's read
         loadGate.open()
         return await Watchdog.finishes {
             _ = try? await loader.value
@@ -107,15 +107,15 @@ struct RemoveAllWaitingRuleTests {
         }
         await outerGate.waitUntilEntered()
         outerGate.open()
-        while cache.waitingForLoads < 2 { await Task.yield() }  // "c": its caller and the load of "b"
+        await waitWhile { cache.waitingForLoads < 2 }  // "c": its caller and the load of "b"
         // When a tier's read of "a" joins the load of "b", removeAll waits for "a", and "c"'s loader goes on
         await tier.holdRead(of: "a", thenRead: "b", loadingOnAMiss: true)
         let reader = Task { await cache.value(forKey: "a") }
         await tier.readGate.waitUntilEntered()
         let remover = Task { try await cache.removeAll() }
-        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { cache.queuedForEveryLane < 1 }
         tier.readGate.open()
-        while cache.waitingForLoads < 4 { await Task.yield() }  // and "b": its caller and the tier's read
+        await waitWhile { cache.waitingForLoads < 4 }  // and "b": its caller and the tier's read
         innerGate.open()
         // Then the right to pass reaches the inner load through the outer one: all of them finish
         let finished = await Watchdog.finishes {
@@ -154,7 +154,7 @@ struct RemoveAllWaitingRuleTests {
         let remover = Task { try await cache.removeAll() }
         await tier.removeAllGate.waitUntilEntered()
         loadGate.open()
-        while cache.queuedOnLane("c") < 1 { await Task.yield() }
+        await waitWhile { cache.queuedOnLane("c") < 1 }
         // Then that read waits its turn behind removeAll, and both finish once it ends
         tier.removeAllGate.open()
         let finished = await Watchdog.finishes {
@@ -173,7 +173,7 @@ struct RemoveAllWaitingRuleTests {
         await tier.readGate.waitUntilEntered()
         // When removeAll waits for that lane, and "k" is read
         let remover = Task { try await cache.removeAll() }
-        while cache.queuedForEveryLane < 1 { await Task.yield() }
+        await waitWhile { cache.queuedForEveryLane < 1 }
         let value = await cache.value(forKey: "k")
         // Then the memory hit answers at once, as if it came before removeAll (Docs/CacheKit.md)
         #expect(value == "v")

@@ -48,7 +48,7 @@ struct SharedLoadCancellationTests {
         let loader = HeldLoader()
         let first = Task { try await cache.value(forKey: "k") { try await loader.load() } }
         let second = Task { try await cache.value(forKey: "k") { try await loader.load() } }
-        while cache.waitingForLoads < 2 { await Task.yield() }
+        await waitWhile { cache.waitingForLoads < 2 }
         // When the first is cancelled
         first.cancel()
         let firstResult = await first.result
@@ -66,7 +66,7 @@ struct SharedLoadCancellationTests {
         let loader = HeldLoader()
         let first = Task { try await cache.value(forKey: "k") { try await loader.load() } }
         let second = Task { try await cache.value(forKey: "k") { try await loader.load() } }
-        while cache.waitingForLoads < 2 { await Task.yield() }
+        await waitWhile { cache.waitingForLoads < 2 }
         await loader.started.waitUntilEntered()
         // When both are cancelled
         first.cancel()
@@ -74,8 +74,8 @@ struct SharedLoadCancellationTests {
         _ = await first.result
         _ = await second.result
         // Then the loader saw the cancellation, nothing was stored, and the next caller loads afresh
-        while !loader.sawCancellation { await Task.yield() }
-        while cache.loadsInFlight > 0 { await Task.yield() }
+        await waitWhile { !loader.sawCancellation }
+        await waitWhile { cache.loadsInFlight > 0 }
         #expect(await cache.value(forKey: "k") == nil)
         #expect(try await cache.value(forKey: "k") { "again" } == "again")
     }

@@ -79,7 +79,7 @@ struct AsyncFactoryTests {
         let creator = Task { try await container.resolveAsync(Service.self) }
         await gate.waitUntilEntered()
         let waiter = Task { try await container.resolveAsync(Service.self) }
-        while container.waitingTaskCount(for: Service.self) < 1 { await Task.yield() }
+        await waitWhile { container.waitingTaskCount(for: Service.self) < 1 }
         // When
         gate.open()
         // Then the factory ran once, and both tasks got its error
@@ -127,7 +127,7 @@ struct AsyncFactoryTests {
         await gate.waitUntilEntered()
         if releasingAll { container.releaseInstances() } else { container.reset(scope: .session) }
         let next = Task { try await container.resolveAsync(Service.self) }
-        while container.waitingTaskCount(for: Service.self) < 1 { await Task.yield() }
+        await waitWhile { container.waitingTaskCount(for: Service.self) < 1 }
         // When the old creation finishes
         gate.open()
         let old = try await creation.value

@@ -41,7 +41,7 @@ struct CoalescedCancellationTests {
         let first = Task { try await provider.send(endpoint) }
         let second = Task { try await provider.send(endpoint) }
         await session.gate.waitUntilEntered()
-        while provider.coalescedWaiters < 2 { await Task.yield() }
+        await waitWhile { provider.coalescedWaiters < 2 }
         return (session, first, second)
     }
 
@@ -68,7 +68,7 @@ struct CoalescedCancellationTests {
         // Then both leave with CancellationError and the session's call is cancelled
         #expect(await error { try await first.value } is CancellationError)
         #expect(await error { try await second.value } is CancellationError)
-        while session.cancellations.values.isEmpty { await Task.yield() }
+        await waitWhile { session.cancellations.values.isEmpty }
         #expect(session.cancellations.values.count == 1)
     }
 
@@ -82,7 +82,7 @@ struct CoalescedCancellationTests {
         _ = await error { try await abandoned.value }
         // When the same GET is sent again
         let fresh = Task { try await provider.send(endpoint) }
-        while session.calls.values.count < 2 { await Task.yield() }
+        await waitWhile { session.calls.values.count < 2 }
         session.gate.open()
         // Then it gets its own call and its value
         #expect(try await fresh.value.title == "Wonka")
@@ -116,7 +116,7 @@ struct WholeBodyStartTests {
         let rules = AttemptRules(endpoint: "GET /", accepts: 200..<300, limit: 100)
         let request = URLRequest(url: exampleURL)
         let task = Task {
-            while !Task.isCancelled { await Task.yield() }
+            await waitWhile { !Task.isCancelled }
             return await withCheckedContinuation { answer in
                 _ = guarded(request, rules) { answer.resume(returning: $0) }
             }

@@ -30,7 +30,7 @@ struct DeinitReentrancyTests {
         let finished = await Watchdog.finishes {
             gate.open()
             _ = try? await request.value
-            while asked.values.isEmpty { await Task.yield() }
+            await waitWhile { asked.values.isEmpty }
         }
         // Then the session was released once its work ended, and its deinit ran to the end
         try #require(finished, "releasing the session deadlocked")
@@ -60,7 +60,7 @@ struct DeinitReentrancyTests {
                 outcome.append("\(error)")
             }
             gate.open()
-            while asked.values.isEmpty { await Task.yield() }
+            await waitWhile { asked.values.isEmpty }
         }
         // Then
         try #require(finished, "releasing the session deadlocked")

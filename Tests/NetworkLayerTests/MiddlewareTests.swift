@@ -225,7 +225,7 @@ struct TokenRefreshMiddlewareTests {
         // When
         let titles = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<10 { group.addTask { try await provider.send(endpoint).title } }
-            while attempts.values.count < 10 { await Task.yield() }
+            await waitWhile { attempts.values.count < 10 }
             open.yield()
             return try await group.reduce(into: []) { $0.append($1) }
         }

@@ -158,7 +158,7 @@ struct NetworkProviderTimingTests {
         let (session, received) = recordingStub(StubSession.json("{}").delayed(by: .seconds(3600)))
         let provider = NetworkProvider(session: session)
         let request = Task { try await provider.send(Endpoint<Movie>(baseURL: exampleURL, path: "slow")) }
-        while received.values.isEmpty { await Task.yield() }
+        await waitWhile { received.values.isEmpty }
         // When
         request.cancel()
         // Then
@@ -198,7 +198,7 @@ struct NetworkProviderTimingTests {
         // When ten identical requests are made before the first answers
         let titles = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<10 { group.addTask { try await provider.send(endpoint).title } }
-            while provider.coalescedWaiters < 10 { await Task.yield() }
+            await waitWhile { provider.coalescedWaiters < 10 }
             open.yield()
             return try await group.reduce(into: []) { $0.append($1) }
         }

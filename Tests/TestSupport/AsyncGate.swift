@@ -39,7 +39,7 @@ public final class AsyncGate: @unchecked Sendable {
 
     /// Returns once at least `count` callers have reached ``enter()``.
     public func waitUntilEntered(_ count: Int = 1) async {
-        while enteredCount < count { await Task.yield() }
+        await waitWhile { enteredCount < count }
     }
 
     private var enteredCount: Int {

@@ -17,3 +17,18 @@ public func eventually(
     }
     return true
 }
+
+/// Naps a millisecond at a time while `condition` holds. Unlike a loop of `Task.yield()`, a nap gives the
+/// thread back: a yielding task is enqueued again at once, at its own priority, so on a small cooperative
+/// pool (two threads here) work of a lower priority, the very work it waits for, may not get a thread
+/// (a ThreadSanitizer run that never ended showed only such a loop busy). Cancelled, it yields instead.
+/// - Parameter condition: Checked on the caller's isolation.
+public func waitWhile(isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async {
+    while condition() {
+        do {
+            try await Task.sleep(for: .milliseconds(1))
+        } catch {
+            await Task.yield()
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A clock that moves only when the test advances it, so timeouts are tested without waiting.
 final class TestClock: Clock, @unchecked Sendable {
@@ -74,6 +75,6 @@ final class TestClock: Clock, @unchecked Sendable {
 
     /// Waits until at least `count` tasks sleep on the clock.
     func waitForSleepers(_ count: Int) async {
-        while sleeperCount < count { await Task.yield() }
+        await waitWhile { sleeperCount < count }
     }
 }
