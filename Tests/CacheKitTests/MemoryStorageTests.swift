@@ -38,6 +38,19 @@ struct MemoryStorageTests {
         #expect(storage.statistics.evictions == 1)
     }
 
+    @Test func aReplacedKeyKeepsTheSpellingFirstStored() {
+        // Given "é" stored as one scalar (NFC)
+        let storage = makeStorage()
+        let composed = "\u{E9}"
+        let decomposed = "e\u{301}"
+        storage.store("first", forKey: composed)
+        // When the equal key spelled as two scalars (NFD) replaces its value
+        storage.store("second", forKey: decomposed)
+        // Then the order of the table names the key as first stored, as the dictionary does
+        #expect(storage.keys.map { $0.unicodeScalars.count } == [1])
+        #expect(storage.value(forKey: composed) == "second")
+    }
+
     @Test func recentlyReadEntriesSurviveEviction() {
         // Given
         let storage = makeStorage(countLimit: 3)

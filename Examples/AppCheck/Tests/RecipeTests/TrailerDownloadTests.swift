@@ -33,7 +33,8 @@ struct TrailerDownloadTests {
         let server = StubSession.status(200, body: Data(count: 10)).delayed(by: .seconds(60))
         let download = TrailerDownload(provider: NetworkProvider(session: server))
         download.start(FilmAPI.trailer("t1"), to: destination)
-        while server.requests.isEmpty { await Task.yield() }
+        // A nap, not a loop of yields, so the work waited for gets a thread (TestSupport: waitWhile).
+        while server.requests.isEmpty { try? await Task.sleep(for: .milliseconds(1)) }
         // When it is cancelled
         download.cancel()
         _ = try await download.state.value(where: { $0 == .cancelled })
