@@ -8,7 +8,7 @@ import NetworkLayer
 enum NetworkLayerCachingGuide {  //-
     static func offlineFirst() async throws -> String {  //-
         var banner = ""  //-
-        let cache = HTTPCache(store: MemoryHTTPCacheStore(byteLimit: 20 << 20))   // or on disk: below
+        let cache = HTTPCache(store: MemoryHTTPCacheStore(byteLimit: 20 << 20))   // on disk: recipe 3
         var configuration = NetworkProvider.Configuration()
         configuration.httpCache = cache
         let provider = NetworkProvider(middlewares: [RetryMiddleware()], configuration: configuration)
