@@ -115,7 +115,7 @@ struct ClockTable<Key: Hashable, Payload> {
             moveToNewest(items.values[position].link)
             return old
         }
-        insertAbsent(payload, forKey: key)
+        items[key] = Item(payload: payload, link: newestLink(for: key))
         return nil
     }
 
@@ -134,14 +134,6 @@ struct ClockTable<Key: Hashable, Payload> {
         unlink(old.link)
         free(old.link)
         return (old.payload, link)
-    }
-
-    /// Inserts `key`, which the caller knows is absent, as the newest, unmarked entry.
-    @inlinable
-    mutating func insertAbsent(_ payload: Payload, forKey key: Key) {
-        let link = newestLink(for: key)
-        let replaced = items.updateValue(Item(payload: payload, link: link), forKey: key)
-        assert(replaced == nil, "insertAbsent found the key present")
     }
 
     /// A link for `key` at the newest end, reusing a free one.

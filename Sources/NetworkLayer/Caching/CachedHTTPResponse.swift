@@ -51,7 +51,6 @@ public struct CachedHTTPResponse: Sendable, Hashable {
 
     /// The value of a header field, by its name in any case.
     func header(_ name: String) -> String? {
-        if let value = headers[name] { return value }
-        return headers.first { $0.key.isHeaderName(name) }?.value
+        headers[name] ?? headers.value(named: name)
     }
 }

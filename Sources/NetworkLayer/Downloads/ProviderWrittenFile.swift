@@ -13,8 +13,8 @@ import Foundation
 /// when the disk is slower than the network. A window that continues the file (a `206` from the byte
 /// after the last one received) keeps writing to the open file, without waiting for the writes before.
 ///
-/// Chunks are written on a serial queue of the file's own, not on the delegate session's delegate queue
-/// that hands them over, which only waits for the file to be opened, once per response. The descriptor
+/// Chunks are written on a serial queue of the file's own, not on the delegate session's queue that
+/// hands them over, which only waits for the file to be opened, once per response. The descriptor
 /// is opened, written and closed only on that queue, so it is never closed (and its number reused) under
 /// a write. The file is created anew (never an existing one), and reopened for a resume only if it is
 /// still the same regular file, with one link and at least the bytes counted.

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Where a transfer's body goes as it arrives: a stream's buffer, a file. Its methods are called on the
-/// delegate session's serial delegate queue, except `close`, which a timeout or a cancellation may call
+/// delegate session's serial queue, except `close`, which a timeout or a cancellation may call
 /// from any thread: implementations are thread-safe.
 protocol TransferSink: Sendable {
     /// The response head arrived; throw to refuse the body (the transfer fails with that error).
