@@ -170,29 +170,41 @@ struct BackgroundIndexTests {
 
     @Test func anIndexBuiltLaterThanAnEarlyReadBeganKeepsTheEntryThatReadRenews() async throws {
         // Given an entry stored to live 10 seconds, renewing on read, opened again 12 seconds later by a
-        // storage whose first clock reading (the first read's) is 6 seconds after the store
+        // storage whose first read's clock reading is 6 seconds after the store (only that reading: the
+        // background build, which may read the clock first, reads the late time)
         try fill(1, expiration: .seconds(10))
         clock.advance(by: 12)
         let first = Locked(true)
+        let readerThread = Locked<ObjectIdentifier?>(nil)
         let late = clock
         let readsEarly = CacheClock {
-            first.withLock { isFirst in
-                defer { isFirst = false }
-                return isFirst
-            } ? late.now.addingTimeInterval(-6) : late.now
+            let onReader = readerThread.withLock { $0 } == ObjectIdentifier(Thread.current)
+            let isFirst =
+                onReader
+                && first.withLock { isFirst in
+                    defer { isFirst = false }
+                    return isFirst
+                }
+            return isFirst ? late.now.addingTimeInterval(-6) : late.now
         }
         let disk = try DiskStorage<String>(
             configuration: .init(directory: folder.url, sweepInterval: nil), clock: readsEarly)
         let release = DispatchSemaphore(value: 0)
         disk.setBeforeReadingFile { _ in release.wait() }
         // On a thread of its own: held, it must not block a thread of Swift's cooperative pool.
-        let reader = Task { try await offThePool { disk.value(forKey: "k0") } }
+        let reader = Task {
+            try await offThePool {
+                readerThread.withLock { $0 = ObjectIdentifier(Thread.current) }
+                return disk.value(forKey: "k0")
+            }
+        }
         // When the background build, 12 seconds after the store, is installed while that read is held
         await waitForIndex(disk)
         disk.setBeforeReadingFile(nil)
         release.signal()
         // Then the read is a hit that renews the entry, and the entry is still there afterwards
         #expect(try await reader.value == "v0")
+        #expect(!first.withLock { $0 }, "the read never took the early reading")
         clock.advance(by: 2)
         #expect(disk.value(forKey: "k0") == "v0")
     }
