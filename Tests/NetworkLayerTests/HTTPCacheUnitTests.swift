@@ -110,6 +110,38 @@ struct HTTPCacheUnitTests {
         #expect(store.byteCount <= 250)
     }
 
+    @Test func theMemoryStoreKeepsTheOrderAPlainListOfUsesWould() {
+        // Given a store with room for five answers of 10 bytes, and a list of keys in use order beside it
+        let store = MemoryHTTPCacheStore(byteLimit: 55)
+        var model: [String] = []
+        var random = SystemRandomNumberGenerator()
+        let answer = CachedHTTPResponse(
+            statusCode: 200, headers: [:], body: Data(count: 9), requestDate: Date(), responseDate: Date())
+        // When 5,000 random stores, reads and removes of eight keys run on both
+        for _ in 0..<5_000 {
+            let key = String(Int.random(in: 0..<8, using: &random))
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                store.store(answer, forKey: key)
+                model.removeAll { $0 == key }
+                model.append(key)
+                if model.count > 5 { model.removeFirst() }
+            case 1:
+                #expect((store.response(forKey: key) != nil) == model.contains(key))
+                if model.contains(key) {
+                    model.removeAll { $0 == key }
+                    model.append(key)
+                }
+            default:
+                store.removeResponse(forKey: key)
+                model.removeAll { $0 == key }
+            }
+        }
+        // Then they held the same keys throughout, and hold the same bytes now
+        #expect(store.count == model.count)
+        #expect(store.byteCount == model.count * 10)
+    }
+
     @Test func theMemoryStoresQueueStaysBoundedUnderManyReads() {
         // Given one answer read 10,000 times
         let store = MemoryHTTPCacheStore()

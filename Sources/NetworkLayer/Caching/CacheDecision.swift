@@ -32,10 +32,12 @@ enum CacheDecision: Sendable, Equatable {
     /// The decision for `request` (its side, read once), sent as `sent`, with `stored` under its
     /// key (noted `invalidatedAt` by an unsafe method, if ever), under `policy`, at `now`.
     /// `checked` says `stored` was already found usable (``isUsable(_:for:invalidatedAt:)``), so its
-    /// `Vary` values are not compared twice.
+    /// `Vary` values are not compared twice; `fields` are its ``FreshnessFields`` when already read.
     static func decide(
-        _ request: CacheRequest, sent: URLRequest, stored: CachedHTTPResponse?, invalidatedAt: Date? = nil,
-        checked: Bool = false, policy: CachePolicy, now: Date, heuristicFraction: Double
+        _ request: CacheRequest, sent: URLRequest, stored: CachedHTTPResponse?,
+        fields: FreshnessFields? = nil,
+        invalidatedAt: Date? = nil, checked: Bool = false, policy: CachePolicy, now: Date,
+        heuristicFraction: Double
     ) -> CacheDecision {
         guard !request.bypasses else { return .bypass }
         let usable = stored.flatMap { entry in
@@ -49,7 +51,7 @@ enum CacheDecision: Sendable, Equatable {
             return control.onlyIfCached || rule == .onlyIfCached ? .fail : .ask(validators: [:])
         }
         let freshness = Freshness(
-            of: usable, at: now, heuristicFraction: heuristicFraction,
+            of: usable, fields: fields, at: now, heuristicFraction: heuristicFraction,
             assumed: policy.assumedLifetime?.timeInterval)
         if control.onlyIfCached {
             // RFC 9111 section 5.2.1.7: a stored answer the request accepts, else a 504; never the

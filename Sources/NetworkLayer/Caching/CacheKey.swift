@@ -27,68 +27,94 @@ struct CacheKey: Sendable, Hashable {
     let value: String
     /// The URL without its credentials, shared by every partition: `<origin> <digest>`.
     let address: String
+    /// The key under which an unsafe method's success at this address is noted (``HTTPCache``'s
+    /// invalidation, which reaches every partition).
+    let invalidationKey: String
 
     /// The key of `request` as it will be sent, in the app's `partition` when it names one; `nil` for a
-    /// request without a URL.
-    init?(_ request: URLRequest, partition: String? = nil) {
-        guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return nil }
-        var secrets: [String] = []
+    /// request without a URL. With a `memo`, what was worked out for the same URL (and the same digests)
+    /// is taken from it while ``Credentials`` still says the same of every name and text.
+    init?(_ request: URLRequest, partition: String? = nil, memo: Memo? = nil) {
+        guard let url = request.url, let location = memo?.location(of: url) ?? Location(url) else {
+            return nil
+        }
         var headerSecrets: [String] = []
         for (name, field) in request.allHTTPHeaderFields ?? [:] where Redaction.isSensitive(headerName: name)
         {
             headerSecrets.append("h:\(name.lowercased())=\(field)")
         }
-        if let items = components.percentEncodedQueryItems {
-            let kept = items.filter { item in
-                guard Redaction.isSensitive(queryName: item.name.removingPercentEncoding ?? item.name) else {
-                    return true
-                }
-                secrets.append("q:\(item.name)=\(item.value ?? "")")
-                return false
-            }
-            components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
-        }
-        if let user = components.percentEncodedUser {
-            secrets.append("u:\(user):\(components.percentEncodedPassword ?? "")")
-        }
-        var path = components.percentEncodedPath
-        if path.utf8.contains(UInt8(ascii: ";")) {
-            // Matrix parameters (`/x;jsessionid=…`) count in the partition, not in the address.
-            secrets.append("m:" + path)
-            path = path.split(separator: "/", omittingEmptySubsequences: false)
-                .map { $0.prefix { $0 != ";" } }.joined(separator: "/")
-        }
-        var rest = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-        // A declared value in the path (a bot token, `/bot<TOKEN>/…`) counts in the partition.
-        let hidden = Credentials.redactValues(in: rest)
-        if hidden != rest {
-            secrets.append("p:" + rest)
-            rest = hidden
-        }
-        let origin =
-            "\(components.scheme?.lowercased() ?? "")://\(components.percentEncodedHost?.lowercased() ?? "")"
-            + (components.port.map { ":\($0)" } ?? "")
-        address = "\(origin) \(Self.digest(rest))"
+        let digest = { (text: String) in memo?.digest(of: text) ?? Self.digest(text) }
+        address = location.address
+        invalidationKey = location.invalidationKey
         // An app's partition replaces the credentials the request's headers carry, never what its URL
         // carries: `?pageToken=A` and `?pageToken=B`, `;v=2` and `;v=3` stay two answers.
-        let owner =
+        let owner: String? =
             if let partition {
-                "app-" + Self.digest(([partition] + secrets.sorted()).joined(separator: "\n"))
-            } else if secrets.isEmpty && headerSecrets.isEmpty {
-                "public"
+                "app-" + digest(([partition] + location.secrets.sorted()).joined(separator: "\n"))
+            } else if location.secrets.isEmpty && headerSecrets.isEmpty {
+                nil
             } else {
-                Self.digest((secrets + headerSecrets).sorted().joined(separator: "\n"))
+                digest((location.secrets + headerSecrets).sorted().joined(separator: "\n"))
             }
-        value = "\(owner) \(address)"
+        // Most requests carry no credential: their whole key was made with the location.
+        value = owner.map { "\($0) \(location.address)" } ?? location.publicKey
     }
 
-    /// The key under which an unsafe method's success at this address is noted (``HTTPCache``'s
-    /// invalidation, which reaches every partition).
-    var invalidationKey: String { "invalidated \(address)" }
+    /// What a URL alone gives a key: its address, and the credentials it carries (each with its kind).
+    struct Location: Sendable {
+        /// `<origin> <digest of the path and the query without credentials>`.
+        let address: String
+        /// The URL's credentials: query items named as secrets, a user and password, matrix parameters,
+        /// a path carrying a declared value.
+        let secrets: [String]
+        /// The key of a request that carries no credential: `public <address>`.
+        let publicKey: String
+        /// ``CacheKey/invalidationKey`` of every key at this address.
+        let invalidationKey: String
+
+        /// The location of `url`, resolved against its base; `nil` when it cannot be parsed.
+        init?(_ url: URL) {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+            var secrets: [String] = []
+            if let items = components.percentEncodedQueryItems {
+                let kept = items.filter { item in
+                    guard Redaction.isSensitive(queryName: item.name.removingPercentEncoding ?? item.name)
+                    else { return true }
+                    secrets.append("q:\(item.name)=\(item.value ?? "")")
+                    return false
+                }
+                components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
+            }
+            if let user = components.percentEncodedUser {
+                secrets.append("u:\(user):\(components.percentEncodedPassword ?? "")")
+            }
+            var path = components.percentEncodedPath
+            if path.utf8.contains(UInt8(ascii: ";")) {
+                // Matrix parameters (`/x;jsessionid=…`) count in the partition, not in the address.
+                secrets.append("m:" + path)
+                path = path.split(separator: "/", omittingEmptySubsequences: false)
+                    .map { $0.prefix { $0 != ";" } }.joined(separator: "/")
+            }
+            var rest = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+            // A declared value in the path (a bot token, `/bot<TOKEN>/…`) counts in the partition.
+            let hidden = Credentials.redactValues(in: rest)
+            if hidden != rest {
+                secrets.append("p:" + rest)
+                rest = hidden
+            }
+            let scheme = components.scheme?.lowercased() ?? ""
+            let host = components.percentEncodedHost?.lowercased() ?? ""
+            let origin = "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+            address = "\(origin) \(CacheKey.digest(rest))"
+            self.secrets = secrets
+            publicKey = "public \(address)"
+            invalidationKey = "invalidated \(address)"
+
+        }
+    }
 
     /// The first 32 hexadecimal digits of the SHA-256 of `text`.
-    private static func digest(_ text: String) -> String { String(SHA256.hex(text.utf8).prefix(32)) }
+    static func digest(_ text: String) -> String { String(SHA256.hex(text.utf8).prefix(32)) }
 
     /// The request's values of the header fields `names`, names lowercased: an absent field is an empty
     /// string; a credential's value (a field named like one, or one carrying a declared or learned

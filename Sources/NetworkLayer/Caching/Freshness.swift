@@ -19,17 +19,18 @@ struct Freshness: Sendable {
 
     /// The freshness of `entry` at `now`, with heuristic lifetimes `fraction` of the time since
     /// `Last-Modified`, and `assumed` seconds (when given) for an answer that says nothing of its
-    /// freshness (no `max-age`, `Expires`, `Last-Modified` or `no-cache`).
+    /// freshness (no `max-age`, `Expires`, `Last-Modified` or `no-cache`). `fields` are its
+    /// ``FreshnessFields``, read again when not given.
     init(
-        of entry: CachedHTTPResponse, at now: Date, heuristicFraction fraction: Double, assumed: Double? = nil
+        of entry: CachedHTTPResponse, fields: FreshnessFields? = nil, at now: Date,
+        heuristicFraction fraction: Double, assumed: Double? = nil
     ) {
-        control = CacheControl(entry.header("cache-control"))
+        let fields = fields ?? FreshnessFields(entry)
+        control = fields.control
         let responseTime = entry.responseDate.timeIntervalSince1970
         let requestTime = min(entry.requestDate.timeIntervalSince1970, responseTime)
-        let date = entry.header("date").flatMap { HTTPDate.parse($0, now: now) }?
-            .timeIntervalSince1970
-        let dateValue = date ?? responseTime
-        let ageValue = Double(entry.header("age").flatMap { CacheControl.delta(Substring($0)) } ?? 0)
+        let dateValue = fields.date ?? responseTime
+        let ageValue = Double(fields.age ?? 0)
         let apparentAge = Self.clamp(responseTime - dateValue)
         let correctedAge = Self.clamp(ageValue + (responseTime - requestTime))
         let residentTime = Self.clamp(now.timeIntervalSince1970 - responseTime)
@@ -37,16 +38,13 @@ struct Freshness: Sendable {
 
         if let maxAge = control.maxAge {
             lifetime = Double(maxAge)
-        } else if let expires = entry.header("expires") {
+        } else if fields.hasExpires {
             // An Expires that is not a date ("0", say) means already expired (RFC 9111 section 5.3).
-            let expiry = HTTPDate.parse(expires, now: now)?.timeIntervalSince1970 ?? dateValue
-            lifetime = Self.clamp(expiry - dateValue)
-        } else if Self.heuristicallyCacheable.contains(entry.statusCode),
-            let modified = entry.header("last-modified").flatMap({ HTTPDate.parse($0, now: now) })
-        {
-            let sinceModified = Self.clamp(dateValue - modified.timeIntervalSince1970)
+            lifetime = Self.clamp((fields.expires ?? dateValue) - dateValue)
+        } else if Self.heuristicallyCacheable.contains(entry.statusCode), let modified = fields.lastModified {
+            let sinceModified = Self.clamp(dateValue - modified)
             lifetime = min(sinceModified * fraction, Self.longestHeuristicLifetime)
-        } else if let assumed, !control.noCache, entry.header("last-modified") == nil {
+        } else if let assumed, !control.noCache, !fields.hasLastModified {
             lifetime = Self.clamp(assumed)
         } else {
             lifetime = 0

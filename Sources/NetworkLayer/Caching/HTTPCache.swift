@@ -58,6 +58,9 @@ public final class HTTPCache: Sendable {
     let madeResponses = Locked([String: MadeResponse]())
     /// The most responses ``madeResponses`` keeps: 256.
     static let madeResponseLimit = 256
+    /// The keys' locations and digests worked out so far (the requests' credentials among them, in
+    /// memory only), forgotten by ``removeAll()``.
+    let keys = CacheKey.Memo()
     /// How many times ``removeAll()`` ran: a write that began before the latest is dropped.
     private let generation = Locked(0)
 
@@ -88,6 +91,7 @@ public final class HTTPCache: Sendable {
     /// it (call it at logout).
     public func removeAll() {
         generation.withLock { $0 += 1 }
+        keys.removeAll()
         forgetMadeResponses()
         store.removeAll()
         // A hit that ran meanwhile may have made a response again (one begun before this call no longer
@@ -146,9 +150,10 @@ public final class HTTPCache: Sendable {
     var refreshingCount: Int { refreshing.withLock { $0.count } }
 }
 
-/// A response made of a stored answer, and what it was made from.
+/// What the cache read of one stored version (its body left out): its freshness fields, and the
+/// response made of it for a URL, once one was.
 struct MadeResponse: Sendable {
     let stored: CachedHTTPResponse
-    let url: URL
-    let response: HTTPURLResponse
+    let fields: FreshnessFields
+    var made: (url: URL, response: HTTPURLResponse)?
 }

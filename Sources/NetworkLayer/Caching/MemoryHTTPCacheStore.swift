@@ -1,25 +1,56 @@
 /// An ``HTTPCacheStore`` in memory, bounded in bytes, evicting the least recently used answers first.
 ///
 /// An answer larger than the whole limit is not stored (and replaces nothing). Answers count their
-/// ``CachedHTTPResponse/byteCount``: the body and header bytes.
+/// ``CachedHTTPResponse/byteCount``: the body and header bytes. A read finds its answer with one hash of
+/// the key and moves it to the newest end of a list kept in use order.
 public final class MemoryHTTPCacheStore: HTTPCacheStore {
     /// The most bytes held.
     public let byteLimit: Int
 
+    /// One answer, linked to its neighbours in use order by their places in `State.slots`.
     private struct Slot {
-        var response: CachedHTTPResponse
+        var key: String
+        var response: CachedHTTPResponse?
         var cost: Int
-        var use: UInt64
+        var older = -1
+        var newer = -1
     }
 
     private struct State {
-        var slots: [String: Slot] = [:]
-        /// Keys in order of use, oldest first, each with the use it was queued at; an entry whose use is
-        /// not the slot's current one is skipped.
-        var order: [(key: String, use: UInt64)] = []
-        var orderStart = 0
-        var uses: UInt64 = 0
+        var places: [String: Int] = [:]
+        /// The answers, by place; a free place holds no response and is listed in `free`.
+        var slots: [Slot] = []
+        var free: [Int] = []
+        var oldest = -1
+        var newest = -1
         var bytes = 0
+
+        /// Takes the slot at `place` out of the use order.
+        mutating func unlink(_ place: Int) {
+            let (older, newer) = (slots[place].older, slots[place].newer)
+            if older >= 0 { slots[older].newer = newer } else { oldest = newer }
+            if newer >= 0 { slots[newer].older = older } else { newest = older }
+            slots[place].older = -1
+            slots[place].newer = -1
+        }
+
+        /// Puts the slot at `place` at the newest end.
+        mutating func link(_ place: Int) {
+            slots[place].older = newest
+            if newest >= 0 { slots[newest].newer = place } else { oldest = place }
+            newest = place
+        }
+
+        /// Removes the slot at `place`, returning its answer (released by the caller after unlocking).
+        mutating func remove(_ place: Int) -> CachedHTTPResponse? {
+            unlink(place)
+            places[slots[place].key] = nil
+            bytes -= slots[place].cost
+            let response = slots[place].response
+            slots[place] = Slot(key: "", response: nil, cost: 0)
+            free.append(place)
+            return response
+        }
     }
 
     private let state = Locked(State())
@@ -34,17 +65,17 @@ public final class MemoryHTTPCacheStore: HTTPCacheStore {
     public var byteCount: Int { state.withLock { $0.bytes } }
 
     /// How many answers are held now.
-    public var count: Int { state.withLock { $0.slots.count } }
+    public var count: Int { state.withLock { $0.places.count } }
 
     /// The answer under `key`, which becomes the most recently used.
     public func response(forKey key: String) -> CachedHTTPResponse? {
         state.withLock { state in
-            guard var slot = state.slots[key] else { return nil }
-            state.uses += 1
-            slot.use = state.uses
-            state.slots[key] = slot
-            Self.queue(key, use: state.uses, in: &state)
-            return slot.response
+            guard let place = state.places[key] else { return nil }
+            if state.newest != place {
+                state.unlink(place)
+                state.link(place)
+            }
+            return state.slots[place].response
         }
     }
 
@@ -55,22 +86,22 @@ public final class MemoryHTTPCacheStore: HTTPCacheStore {
         // Replaced and evicted answers are released after unlocking: a body's bytes may have a custom
         // deallocator.
         let released = state.withLock { state in
-            var released: [CachedHTTPResponse] = []
-            if let old = state.slots.removeValue(forKey: key) {
-                state.bytes -= old.cost
-                released.append(old.response)
+            var released: [CachedHTTPResponse?] = []
+            if let old = state.places[key] { released.append(state.remove(old)) }
+            let slot = Slot(key: key, response: response, cost: cost)
+            let place: Int
+            if let reused = state.free.popLast() {
+                place = reused
+                state.slots[place] = slot
+            } else {
+                place = state.slots.count
+                state.slots.append(slot)
             }
-            state.uses += 1
-            state.slots[key] = Slot(response: response, cost: cost, use: state.uses)
+            state.places[key] = place
             state.bytes += cost
-            Self.queue(key, use: state.uses, in: &state)
-            while state.bytes > byteLimit, state.orderStart < state.order.count {
-                let (oldest, use) = state.order[state.orderStart]
-                state.orderStart += 1
-                guard let slot = state.slots[oldest], slot.use == use else { continue }
-                state.slots[oldest] = nil
-                state.bytes -= slot.cost
-                released.append(slot.response)
+            state.link(place)
+            while state.bytes > byteLimit, state.oldest >= 0, state.oldest != place {
+                released.append(state.remove(state.oldest))
             }
             return released
         }
@@ -80,9 +111,7 @@ public final class MemoryHTTPCacheStore: HTTPCacheStore {
     /// Removes the answer under `key`.
     public func removeResponse(forKey key: String) {
         let removed = state.withLock { state in
-            let old = state.slots.removeValue(forKey: key)
-            state.bytes -= old?.cost ?? 0
-            return old
+            state.places[key].flatMap { state.remove($0) }
         }
         withExtendedLifetime(removed) {}
     }
@@ -94,14 +123,5 @@ public final class MemoryHTTPCacheStore: HTTPCacheStore {
             return state.slots
         }
         withExtendedLifetime(removed) {}
-    }
-
-    /// Queues a use, compacting the queue once most of it is skipped entries, so it stays within twice
-    /// the live answers plus a constant.
-    private static func queue(_ key: String, use: UInt64, in state: inout State) {
-        state.order.append((key, use))
-        guard state.order.count > 2 * state.slots.count + 64 else { return }
-        state.order = state.order[state.orderStart...].filter { state.slots[$0.key]?.use == $0.use }
-        state.orderStart = 0
     }
 }

@@ -31,6 +31,10 @@ final class CredentialStore: Sendable {
         /// The forms of the declared values only: what a recording's match key hides, so that a key
         /// never depends on what earlier requests taught the store.
         var declaredMatcher = SecretMatcher(forms: [])
+        /// Changes whenever what the store says of a name or a text may change: a name declared, a value
+        /// searched for or no longer searched for. What is worked out from it may be kept while this
+        /// stays the same (the HTTP cache's keys).
+        var revision: UInt64 = 0
 
         /// Drops the oldest learned values no running request carries until at most ``valueLimit`` are
         /// kept: while more are in use, the list exceeds the limit by at most the values of the requests
@@ -52,6 +56,7 @@ final class CredentialStore: Sendable {
                 let forms = formsByValue.removeValue(forKey: value)
             else { return }
             matcher.remove(forms: forms)
+            revision &+= 1
         }
 
         mutating func add(_ value: String, pinned isPinned: Bool) {
@@ -59,6 +64,7 @@ final class CredentialStore: Sendable {
             if isPinned {
                 guard !pinned.contains(value) else { return }
                 pinned.append(value)
+                revision &+= 1
                 declaredMatcher.insert(forms: formsByValue[value] ?? CredentialStore.forms(of: value))
                 if pinned.count > CredentialStore.valueLimit {
                     let oldest = pinned.removeFirst()
@@ -82,6 +88,7 @@ final class CredentialStore: Sendable {
                 let forms = CredentialStore.forms(of: value)
                 formsByValue[value] = forms
                 matcher.insert(forms: forms)
+                revision &+= 1
             }
         }
     }
@@ -97,10 +104,17 @@ final class CredentialStore: Sendable {
         let queries = queryNames.map { $0.lowercased() }
         guard !headers.isEmpty || !queries.isEmpty else { return }
         state.withLock { state in
+            let known = state.headerNames.count + state.queryNames.count
             state.headerNames.formUnion(headers)
             state.queryNames.formUnion(queries)
+            if state.headerNames.count + state.queryNames.count != known { state.revision &+= 1 }
         }
     }
+
+    /// Changes whenever a name is declared or a value comes or goes: a result worked out from the
+    /// store's rules (which names are secret, which texts carry a value) may be kept while it is the
+    /// same.
+    var revision: UInt64 { state.withLock { $0.revision } }
 
     /// Declares a credential's value: hidden wherever NetworkLayer writes it (at least ``shortestValue``
     /// characters long; shorter ones are ignored). A declared value stays among the newest ``valueLimit``

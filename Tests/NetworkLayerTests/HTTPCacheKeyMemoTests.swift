@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What the cache keeps of the keys it made (``CacheKey/Memo``): the same key as one worked out again,
+/// a new one as soon as ``Credentials`` says something new, and nothing left after `removeAll()`.
+@Suite("HTTP cache: the key memo")
+struct HTTPCacheKeyMemoTests {
+    func request(_ text: String, headers: [String: String] = [:]) throws -> URLRequest {
+        var request = URLRequest(url: try #require(URL(string: text)))
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    @Test(
+        arguments: [
+            ("https://api.example.com/movies/1", [:], nil),
+            ("https://API.example.com:8443/m;jsessionid=abc/x?page=2&serviceKey=k1", [:], nil),
+            ("https://user:pass@api.example.com/a?b=c", ["Authorization": "Bearer token-1"], nil),
+            ("https://api.example.com/movies?query=%ED%95%9C", ["Accept-Language": "ko"], "alice"),
+        ] as [(String, [String: String], String?)])
+    func aKeptKeyIsTheKeyWorkedOutAgain(_ url: String, headers: [String: String], partition: String?) throws {
+        // Given a memo that has seen the request once
+        let memo = CacheKey.Memo()
+        let request = try request(url, headers: headers)
+        let first = try #require(CacheKey(request, partition: partition, memo: memo))
+        // When the key is made again from it, and without it
+        let kept = try #require(CacheKey(request, partition: partition, memo: memo))
+        let fresh = try #require(CacheKey(request, partition: partition))
+        // Then all three are the same key
+        #expect(first == fresh)
+        #expect(kept == fresh)
+    }
+
+    @Test func aValueDeclaredAfterAKeyWasKeptMakesANewKey() throws {
+        // Given a key kept for a URL whose path carries a token nobody declared yet
+        let memo = CacheKey.Memo()
+        let token = "BOT-\(UUID().uuidString)"
+        let request = try request("https://api.example.com/bot\(token)/getUpdates")
+        let before = try #require(CacheKey(request, memo: memo))
+        // When the token is declared
+        Credentials.declare(value: token)
+        // Then the next key is the one worked out now: the token's path is no longer public
+        let after = try #require(CacheKey(request, memo: memo))
+        #expect(before.value.hasPrefix("public"))
+        #expect(after == CacheKey(request))
+        #expect(!after.value.hasPrefix("public"))
+    }
+
+    @Test func aNameDeclaredAfterAKeyWasKeptMakesANewKey() throws {
+        // Given a key kept for a URL with a query item whose name gives no hint
+        let memo = CacheKey.Memo()
+        let name = "p\(UUID().uuidString.prefix(8))"
+        let request = try request("https://api.example.com/list?\(name)=one")
+        let before = try #require(CacheKey(request, memo: memo))
+        // When that name is declared a credential's
+        Credentials.declare(queryNames: [name])
+        // Then the item leaves the address for the partition, as in a key worked out now
+        let after = try #require(CacheKey(request, memo: memo))
+        #expect(before.value.hasPrefix("public"))
+        #expect(after == CacheKey(request))
+        #expect(after.address != before.address)
+    }
+
+    @Test func theMemoHoldsAtMostItsLimit() throws {
+        // Given a memo
+        let memo = CacheKey.Memo()
+        // When it sees more URLs, each with a credential header, than it holds
+        for index in 0..<(CacheKey.Memo.limit * 2 + 3) {
+            let request = try request(
+                "https://api.example.com/items/\(index)", headers: ["Authorization": "Bearer t-\(index)"])
+            _ = CacheKey(request, memo: memo)
+        }
+        // Then it holds at most its limit of locations and of digests
+        #expect(memo.count <= 2 * CacheKey.Memo.limit)
+        #expect(memo.count > 0)
+    }
+
+    @Test func removeAllLeavesNoKeyInTheMemo() async throws {
+        // Given a cache that answered a request carrying a token
+        let cache = HTTPCache()
+        let url = try #require(URL(string: "https://api.example.com/me"))
+        let answer = try #require(
+            HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Cache-Control": "max-age=60"]))
+        var configuration = NetworkProvider.Configuration()
+        configuration.httpCache = cache
+        let provider = NetworkProvider(
+            session: StubSession { _ in (Data("{}".utf8), answer) }, configuration: configuration)
+        _ = try await provider.send(
+            Endpoint<Data>(url: url, headers: ["Authorization": "Bearer abc-123-xyz"]))
+        #expect(cache.keys.count > 0)
+        // When the app logs out
+        cache.removeAll()
+        // Then the memo holds nothing of it
+        #expect(cache.keys.count == 0)
+    }
+}
