@@ -59,11 +59,19 @@ enum RequestURL {
 
     /// `path` with the bytes no URL may hold percent-encoded (see ``string(baseURL:path:queryItems:)``).
     static func escapingPath(_ path: Substring) -> String {
-        let bytes = Array(path.utf8)
-        let hashes = bytes.filter { $0 == UInt8(ascii: "#") }.count
-        guard hashes >= 2 || bytes.contains(where: { !isKept($0) || $0 == UInt8(ascii: "%") }) else {
-            return String(path)
+        // Most paths need nothing: one pass over the bytes, no copy, says so.
+        var hashes = 0
+        var needsEscaping = false
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "#") {
+                hashes += 1
+            } else if !isKept(byte) || byte == UInt8(ascii: "%") {
+                needsEscaping = true
+                break
+            }
         }
+        guard needsEscaping || hashes >= 2 else { return String(path) }
+        let bytes = Array(path.utf8)
         var escaped: [UInt8] = []
         escaped.reserveCapacity(bytes.count * 3)
         let hex = Array("0123456789ABCDEF".utf8)
