@@ -37,17 +37,32 @@ struct HTTPCacheKeyMemoTests {
         #expect(kept == fresh)
     }
 
+    @Test func aURLRelativeToABaseHasTheKeyOfItsAbsoluteForm() throws {
+        // Given a URL relative to a base, and the same URL written whole
+        let base = try #require(URL(string: "https://api.example.com/v1/"))
+        let relative = URLRequest(url: try #require(URL(string: "movies/1?page=2", relativeTo: base)))
+        let whole = try request("https://api.example.com/v1/movies/1?page=2")
+        // When their keys are made, with a memo and without
+        let memo = CacheKey.Memo()
+        let kept = try #require(CacheKey(relative, memo: memo))
+        let fresh = try #require(CacheKey(relative))
+        // Then each is the whole URL's key
+        let expected = try #require(CacheKey(whole))
+        #expect(kept == expected)
+        #expect(fresh == expected)
+    }
+
     @Test func aValueDeclaredAfterAKeyWasKeptMakesANewKey() throws {
         // Given a key kept for a URL whose path carries a token nobody declared yet
         let memo = CacheKey.Memo()
         let token = "BOT-\(UUID().uuidString)"
         let request = try request("https://api.example.com/bot\(token)/getUpdates")
         let before = try #require(CacheKey(request, memo: memo))
+        try #require(before.value.hasPrefix("public"))
         // When the token is declared
         Credentials.declare(value: token)
         // Then the next key is the one worked out now: the token's path is no longer public
         let after = try #require(CacheKey(request, memo: memo))
-        #expect(before.value.hasPrefix("public"))
         #expect(after == CacheKey(request))
         #expect(!after.value.hasPrefix("public"))
     }
@@ -58,27 +73,42 @@ struct HTTPCacheKeyMemoTests {
         let name = "p\(UUID().uuidString.prefix(8))"
         let request = try request("https://api.example.com/list?\(name)=one")
         let before = try #require(CacheKey(request, memo: memo))
+        try #require(before.value.hasPrefix("public"))
         // When that name is declared a credential's
         Credentials.declare(queryNames: [name])
         // Then the item leaves the address for the partition, as in a key worked out now
         let after = try #require(CacheKey(request, memo: memo))
-        #expect(before.value.hasPrefix("public"))
         #expect(after == CacheKey(request))
         #expect(after.address != before.address)
     }
 
-    @Test func theMemoHoldsAtMostItsLimit() throws {
+    @Test func theMemoHoldsAtMostItsLimitOfEach() throws {
         // Given a memo
         let memo = CacheKey.Memo()
+        var largest = (locations: 0, digests: 0)
         // When it sees more URLs, each with a credential header, than it holds
         for index in 0..<(CacheKey.Memo.limit * 2 + 3) {
             let request = try request(
                 "https://api.example.com/items/\(index)", headers: ["Authorization": "Bearer t-\(index)"])
             _ = CacheKey(request, memo: memo)
+            largest = (max(largest.locations, memo.locationCount), max(largest.digests, memo.digestCount))
         }
-        // Then it holds at most its limit of locations and of digests
-        #expect(memo.count <= 2 * CacheKey.Memo.limit)
-        #expect(memo.count > 0)
+        // Then it never held more than its limit of locations, nor of digests, and holds the newest
+        #expect(largest.locations == CacheKey.Memo.limit)
+        #expect(largest.digests == CacheKey.Memo.limit)
+        #expect(memo.locationCount == 3)
+        #expect(memo.digestCount == 3)
+    }
+
+    @Test func aURLLongerThanTheLongestTextIsNotKept() throws {
+        // Given a memo, and a URL of more than 2 KiB
+        let memo = CacheKey.Memo()
+        let long = try request("https://api.example.com/search?q=" + String(repeating: "a", count: 4_096))
+        // When its key is made
+        let key = try #require(CacheKey(long, memo: memo))
+        // Then it is the key worked out without the memo, and the memo holds nothing of it
+        #expect(key == CacheKey(long))
+        #expect(memo.locationCount == 0)
     }
 
     @Test func removeAllLeavesNoKeyInTheMemo() async throws {
@@ -95,10 +125,30 @@ struct HTTPCacheKeyMemoTests {
             session: StubSession { _ in (Data("{}".utf8), answer) }, configuration: configuration)
         _ = try await provider.send(
             Endpoint<Data>(url: url, headers: ["Authorization": "Bearer abc-123-xyz"]))
-        #expect(cache.keys.count > 0)
+        try #require(cache.keys.locationCount + cache.keys.digestCount > 0)
         // When the app logs out
         cache.removeAll()
         // Then the memo holds nothing of it
-        #expect(cache.keys.count == 0)
+        #expect(cache.keys.locationCount + cache.keys.digestCount == 0)
+    }
+
+    @Test func aRequestBegunBeforeRemoveAllLeavesNothingInTheMemo() async throws {
+        // Given a cache, and a request carrying a token that began before the app logged out
+        let cache = HTTPCache()
+        let url = try #require(URL(string: "https://api.example.com/me?api_key=k-123456789"))
+        let answer = try #require(
+            HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Cache-Control": "max-age=60"]))
+        let exchange = CacheExchange(
+            cache: cache, policy: .useProtocol, asSent: { $0 }, accepts: { _, _ in true })
+        cache.removeAll()
+        // When its attempt reaches the cache afterwards (a retry after its backoff)
+        var request = URLRequest(url: url)
+        request.setValue("Bearer abc-123-xyz", forHTTPHeaderField: "Authorization")
+        _ = try await cache.answer(
+            request, exchange: exchange, next: { _ in (Data(), answer) }, refresh: { _ in (Data(), answer) })
+        // Then the memo kept none of its texts
+        #expect(cache.keys.locationCount + cache.keys.digestCount == 0)
     }
 }

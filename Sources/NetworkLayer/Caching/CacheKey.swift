@@ -33,17 +33,19 @@ struct CacheKey: Sendable, Hashable {
 
     /// The key of `request` as it will be sent, in the app's `partition` when it names one; `nil` for a
     /// request without a URL. With a `memo`, what was worked out for the same URL (and the same digests)
-    /// is taken from it while ``Credentials`` still says the same of every name and text.
-    init?(_ request: URLRequest, partition: String? = nil, memo: Memo? = nil) {
-        guard let url = request.url, let location = memo?.location(of: url) ?? Location(url) else {
-            return nil
-        }
+    /// is taken from it while ``Credentials`` still says the same of every name and text, and what is
+    /// worked out is kept there unless the request began (in cache generation `generation`) before the
+    /// memo was last emptied.
+    init?(_ request: URLRequest, partition: String? = nil, memo: Memo? = nil, generation: Int = 0) {
+        guard let url = request.url,
+            let location = memo?.location(of: url, generation: generation) ?? Location(url)
+        else { return nil }
         var headerSecrets: [String] = []
         for (name, field) in request.allHTTPHeaderFields ?? [:] where Redaction.isSensitive(headerName: name)
         {
             headerSecrets.append("h:\(name.lowercased())=\(field)")
         }
-        let digest = { (text: String) in memo?.digest(of: text) ?? Self.digest(text) }
+        let digest = { (text: String) in memo?.digest(of: text, generation: generation) ?? Self.digest(text) }
         address = location.address
         invalidationKey = location.invalidationKey
         // An app's partition replaces the credentials the request's headers carry, never what its URL

@@ -17,7 +17,10 @@ extension HTTPCache {
         let side = CacheRequest(request)
         // The request as the session will send it: its headers and cookies count for Vary and partitions.
         let sent = side.bypasses ? request : exchange.asSent(request)
-        guard !side.bypasses, let key = CacheKey(sent, partition: partition?(request), memo: keys) else {
+        guard !side.bypasses,
+            let key = CacheKey(
+                sent, partition: partition?(request), memo: keys, generation: exchange.generation)
+        else {
             let request = Self.uncached(request)
             let answer = try await next(request)
             invalidate(after: request, answeredBy: answer.1, asSent: exchange.asSent)

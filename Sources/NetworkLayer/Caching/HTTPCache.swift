@@ -90,8 +90,11 @@ public final class HTTPCache: Sendable {
     /// Removes every stored answer; an answer whose request began before this call is not stored after
     /// it (call it at logout).
     public func removeAll() {
-        generation.withLock { $0 += 1 }
-        keys.removeAll()
+        let started = generation.withLock { generation in
+            generation += 1
+            return generation
+        }
+        keys.removeAll(startingGeneration: started)
         forgetMadeResponses()
         store.removeAll()
         // A hit that ran meanwhile may have made a response again (one begun before this call no longer
