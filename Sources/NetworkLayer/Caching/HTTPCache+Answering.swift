@@ -100,8 +100,8 @@ extension HTTPCache {
         return (stored.body, http)
     }
 
-    /// `stored`, stale, after `failure`, if ``CacheDecision/staleAfterError(_:policy:now:heuristicFraction:)``
-    /// allows it.
+    /// `stored`, stale, after `failure`, if
+    /// ``CacheDecision/staleAfterError(_:policy:now:heuristicFraction:)`` allows it.
     func serveStale(
         _ stored: CachedHTTPResponse, for request: URLRequest, after failure: NetworkError,
         _ exchange: CacheExchange, key: CacheKey
