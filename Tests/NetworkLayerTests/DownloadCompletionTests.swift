@@ -127,13 +127,4 @@ struct DownloadCompletionTests {
         // Then the file is not taken for the other version's
         expectRefused416(thrown, leaving: destination)
     }
-
-    @Test(
-        arguments: [
-            ("bytes */50000", Int64(50_000)), ("bytes */0", 0), ("bytes 0-9/10", nil), ("bytes */", nil),
-            ("bytes */-1", nil), ("bytes */99999999999999999999", nil), ("bytes */5 ", nil),
-        ] as [(String, Int64?)])
-    func anUnsatisfiedRangeSaysItsTotalOnlyInItsOwnForm(header: String, total: Int64?) {
-        #expect(ProviderWrittenFile.unsatisfiedRangeTotal(header) == total)
-    }
 }

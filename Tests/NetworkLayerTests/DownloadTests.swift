@@ -243,4 +243,13 @@ struct ContentRangeTests {
             #expect(ContentRange(header) == nil, "\(header)")
         }
     }
+
+    @Test(
+        arguments: [
+            ("bytes */50000", Int64(50_000)), ("bytes */0", 0), ("bytes 0-9/10", nil), ("bytes */", nil),
+            ("bytes */-1", nil), ("bytes */99999999999999999999", nil), ("bytes */5 ", nil),
+        ] as [(String, Int64?)])
+    func anUnsatisfiedRangeSaysItsLengthOnlyInItsOwnForm(header: String, length: Int64?) {
+        #expect(ContentRange.unsatisfiedLength(header) == length)
+    }
 }

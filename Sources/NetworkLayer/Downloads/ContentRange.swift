@@ -1,7 +1,8 @@
 import Foundation
 
 /// A `Content-Range: bytes first-last/total` header, checked: digits only, no overflow, first ≤ last,
-/// last < total when the total is known, and last + 1 a number.
+/// last < total when the total is known, and last + 1 a number. The one place a `Content-Range` is read:
+/// a `416`'s `bytes */N` too (``unsatisfiedLength(_:)``).
 struct ContentRange: Equatable {
     let first: Int64
     let last: Int64
@@ -29,6 +30,13 @@ struct ContentRange: Equatable {
             total = value
         }
         (self.first, self.last, self.total) = (first, last, total)
+    }
+
+    /// `N` of a `416`'s `Content-Range: bytes */N` (the length of the representation no range of which
+    /// could be sent): digits only, no overflow; `nil` for any other form.
+    static func unsatisfiedLength(_ header: String?) -> Int64? {
+        guard let header, header.hasPrefix("bytes */") else { return nil }
+        return number(header.dropFirst("bytes */".count))
     }
 
     private static func number(_ text: Substring) -> Int64? {

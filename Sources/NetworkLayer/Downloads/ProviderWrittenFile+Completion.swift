@@ -35,7 +35,7 @@ extension ProviderWrittenFile {
     /// body of unknown length that dropped after its last byte gets when asked for the rest.
     func completed(by head: HTTPURLResponse) -> HTTPURLResponse? {
         guard head.statusCode == 416,
-            let total = Self.unsatisfiedRangeTotal(head.headerFields.value(named: "Content-Range"))
+            let total = ContentRange.unsatisfiedLength(head.headerFields.value(named: "Content-Range"))
         else { return nil }
         let answeredValidator = RangeRules.strongValidator(in: head.headerFields)
         return state.withLock { state in
@@ -54,13 +54,5 @@ extension ProviderWrittenFile {
         guard let answered else { return true }
         let sameKind = answered.hasPrefix("\"") == asked.hasPrefix("\"")
         return !sameKind || answered == asked
-    }
-
-    /// `N` of a `Content-Range: bytes */N` header (digits only, no overflow), or `nil`.
-    static func unsatisfiedRangeTotal(_ header: String?) -> Int64? {
-        guard let header, header.hasPrefix("bytes */") else { return nil }
-        let digits = header.dropFirst("bytes */".count)
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return Int64(digits)
     }
 }
