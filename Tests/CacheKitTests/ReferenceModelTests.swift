@@ -4,23 +4,6 @@ import Testing
 
 @testable import CacheKit
 
-/// SplitMix64: a small seeded generator, so a failing sequence can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
-
 /// An expiration per kind of tier, `nil` meaning the tier's default.
 struct ModelExpirations: Sendable, Hashable {
     var memory: CacheExpiration?

@@ -114,7 +114,7 @@ struct HTTPCacheUnitTests {
         // Given a store of 55 bytes, and beside it a list of (key, cost) in use order, oldest first
         let store = MemoryHTTPCacheStore(byteLimit: 55)
         var model: [(key: String, cost: Int)] = []
-        var random = SplitMix64(seed: 0x5EED)
+        var random = SeededGenerator(seed: 0x5EED)
         var mismatches: [String] = []
         // When 5,000 stores (of 1 to 60 bytes), reads and removes of eight keys run on both
         for step in 0..<5_000 {
@@ -242,20 +242,5 @@ struct OfflineAndRetryTests {
         _ = await error { try await provider.send(Endpoint<Data>(url: exampleURL)) }
         // Then it was tried twice
         #expect(requests.values.count == 2)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a randomized test repeats.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }
