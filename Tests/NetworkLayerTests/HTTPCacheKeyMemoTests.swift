@@ -42,14 +42,18 @@ struct HTTPCacheKeyMemoTests {
         let base = try #require(URL(string: "https://api.example.com/v1/"))
         let relative = URLRequest(url: try #require(URL(string: "movies/1?page=2", relativeTo: base)))
         let whole = try request("https://api.example.com/v1/movies/1?page=2")
-        // When their keys are made, with a memo and without
+        let otherBase = try #require(URL(string: "https://other.example/v1/"))
+        let other = URLRequest(url: try #require(URL(string: "movies/1?page=2", relativeTo: otherBase)))
+        // When their keys are made, with one memo and without
         let memo = CacheKey.Memo()
         let kept = try #require(CacheKey(relative, memo: memo))
+        let keptOther = try #require(CacheKey(other, memo: memo))
         let fresh = try #require(CacheKey(relative))
-        // Then each is the whole URL's key
+        // Then each is the whole URL's key, and the same relative text on another host is another key
         let expected = try #require(CacheKey(whole))
         #expect(kept == expected)
         #expect(fresh == expected)
+        #expect(keptOther != kept)
     }
 
     @Test func aValueDeclaredAfterAKeyWasKeptMakesANewKey() throws {
@@ -130,6 +134,28 @@ struct HTTPCacheKeyMemoTests {
         cache.removeAll()
         // Then the memo holds nothing of it
         #expect(cache.keys.locationCount + cache.keys.digestCount == 0)
+    }
+
+    @Test func aRequestBegunAfterRemoveAllIsKeptAgain() async throws {
+        // Given a cache that ran removeAll() twice
+        let cache = HTTPCache()
+        let url = try #require(URL(string: "https://api.example.com/me"))
+        let answer = try #require(
+            HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Cache-Control": "max-age=60"]))
+        var configuration = NetworkProvider.Configuration()
+        configuration.httpCache = cache
+        let provider = NetworkProvider(
+            session: StubSession { _ in (Data("{}".utf8), answer) }, configuration: configuration)
+        cache.removeAll()
+        cache.removeAll()
+        // When a request carrying a token begins afterwards
+        _ = try await provider.send(
+            Endpoint<Data>(url: url, headers: ["Authorization": "Bearer abc-123-xyz"]))
+        // Then the memo keeps its location and its partition's digest
+        #expect(cache.keys.locationCount == 1)
+        #expect(cache.keys.digestCount == 1)
     }
 
     @Test func aRequestBegunBeforeRemoveAllLeavesNothingInTheMemo() async throws {

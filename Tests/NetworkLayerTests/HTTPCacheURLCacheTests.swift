@@ -61,7 +61,11 @@ struct HTTPCacheURLCacheTests {
             answering: "max-age=0, stale-while-revalidate=600", url: url, policies: policies)
         _ = try await provider.send(Endpoint<Data>(url: url))
         // When it is asked for again, served stale and refreshed in the background
-        _ = try await provider.send(Endpoint<Data>(url: url))
+        let second = try await provider.response(for: Endpoint<Data>(url: url))
+        guard case .cache(_, isFresh: false) = second.source else {
+            Issue.record("expected a stale answer from the cache, got \(second.source)")
+            return
+        }
         // Then the refresh went out ignoring URLCache too
         #expect(await eventually { policies.withLock { $0.count } == 2 })
         #expect(policies.withLock { $0 } == [.reloadIgnoringLocalCacheData, .reloadIgnoringLocalCacheData])

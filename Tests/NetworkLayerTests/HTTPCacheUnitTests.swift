@@ -152,12 +152,13 @@ struct HTTPCacheUnitTests {
     }
 
     @Test func oneAnswerReadManyTimesIsStillOneAnswer() {
-        // Given one answer read 10,000 times
+        // Given one answer stored
         let store = MemoryHTTPCacheStore()
         store.store(
             CachedHTTPResponse(
                 statusCode: 200, headers: [:], body: Data(), requestDate: Date(), responseDate: Date()),
             forKey: "a")
+        // When it is read 10,000 times
         for _ in 0..<10_000 { _ = store.response(forKey: "a") }
         // Then it is still there, alone
         #expect(store.count == 1)
