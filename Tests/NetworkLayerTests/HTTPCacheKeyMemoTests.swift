@@ -17,6 +17,23 @@ struct HTTPCacheKeyMemoTests {
         return request
     }
 
+    /// An answer fresh for a minute.
+    func freshAnswer(for url: URL) throws -> HTTPURLResponse {
+        try #require(
+            HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Cache-Control": "max-age=60"]))
+    }
+
+    /// A provider with `cache`, over a session that answers `url` with ``freshAnswer(for:)``.
+    func provider(with cache: HTTPCache, answering url: URL) throws -> NetworkProvider {
+        let answer = try freshAnswer(for: url)
+        var configuration = NetworkProvider.Configuration()
+        configuration.httpCache = cache
+        return NetworkProvider(
+            session: StubSession { _ in (Data("{}".utf8), answer) }, configuration: configuration)
+    }
+
     @Test(
         arguments: [
             ("https://api.example.com/movies/1", [:], nil),
@@ -119,14 +136,7 @@ struct HTTPCacheKeyMemoTests {
         // Given a cache that answered a request carrying a token
         let cache = HTTPCache()
         let url = try #require(URL(string: "https://api.example.com/me"))
-        let answer = try #require(
-            HTTPURLResponse(
-                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-                headerFields: ["Cache-Control": "max-age=60"]))
-        var configuration = NetworkProvider.Configuration()
-        configuration.httpCache = cache
-        let provider = NetworkProvider(
-            session: StubSession { _ in (Data("{}".utf8), answer) }, configuration: configuration)
+        let provider = try provider(with: cache, answering: url)
         _ = try await provider.send(
             Endpoint<Data>(url: url, headers: ["Authorization": "Bearer abc-123-xyz"]))
         try #require(cache.keys.locationCount + cache.keys.digestCount > 0)
@@ -140,14 +150,7 @@ struct HTTPCacheKeyMemoTests {
         // Given a cache that ran removeAll() twice
         let cache = HTTPCache()
         let url = try #require(URL(string: "https://api.example.com/me"))
-        let answer = try #require(
-            HTTPURLResponse(
-                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-                headerFields: ["Cache-Control": "max-age=60"]))
-        var configuration = NetworkProvider.Configuration()
-        configuration.httpCache = cache
-        let provider = NetworkProvider(
-            session: StubSession { _ in (Data("{}".utf8), answer) }, configuration: configuration)
+        let provider = try provider(with: cache, answering: url)
         cache.removeAll()
         cache.removeAll()
         // When a request carrying a token begins afterwards
@@ -162,10 +165,7 @@ struct HTTPCacheKeyMemoTests {
         // Given a cache, and a request carrying a token that began before the app logged out
         let cache = HTTPCache()
         let url = try #require(URL(string: "https://api.example.com/me?api_key=k-123456789"))
-        let answer = try #require(
-            HTTPURLResponse(
-                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-                headerFields: ["Cache-Control": "max-age=60"]))
+        let answer = try freshAnswer(for: url)
         let exchange = CacheExchange(
             cache: cache, policy: .useProtocol, asSent: { $0 }, accepts: { _, _ in true })
         cache.removeAll()

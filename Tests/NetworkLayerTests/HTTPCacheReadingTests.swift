@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// What a hit keeps of a stored version (``MadeResponse``: its ``FreshnessFields`` and the response made
+/// What a hit keeps of a stored version (``StoredReading``: its ``FreshnessFields`` and the response made
 /// of it) is used for that version only, and reads the same whenever it is used.
 @Suite("HTTP cache: what a hit keeps of a stored answer")
 struct HTTPCacheReadingTests {

@@ -111,7 +111,6 @@ struct CacheKey: Sendable, Hashable {
             self.secrets = secrets
             publicKey = "public \(address)"
             invalidationKey = "invalidated \(address)"
-
         }
     }
 

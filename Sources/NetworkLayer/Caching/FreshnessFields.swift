@@ -7,7 +7,7 @@ import Foundation
 /// obsolete two-digit year, which RFC 9110 section 5.6.7 reads as the most recent past year with those
 /// digits when it "appears to be more than 50 years in the future"; this module takes "future" to mean
 /// after the answer arrived. So the fields are the same whenever they are used, and the cache keeps them
-/// with the response it made of the same version (``MadeResponse``) instead of reading the headers on
+/// with the response it made of the same version (``StoredReading``) instead of reading the headers on
 /// every hit.
 struct FreshnessFields: Sendable {
     /// Its `Cache-Control`.

@@ -86,7 +86,7 @@ extension HTTPCache {
     func serve(
         _ stored: CachedHTTPResponse, for request: URLRequest, as source: ResponseSource,
         _ exchange: CacheExchange, key: CacheKey, storing: CacheExchange.PendingWrite? = nil,
-        reading: MadeResponse? = nil
+        reading: StoredReading? = nil
     ) -> (Data, HTTPURLResponse)? {
         guard let url = request.url,
             let http = response(
@@ -116,18 +116,18 @@ extension HTTPCache {
 
     /// What the cache read of `stored` under `key`: kept from the last hit of the same version, or read
     /// now (its ``FreshnessFields``, no response yet).
-    func reading(of stored: CachedHTTPResponse, key: CacheKey) -> MadeResponse {
-        if let kept = madeResponses.withLock({ $0[key.value] }), kept.stored.isSameVersion(as: stored) {
+    func reading(of stored: CachedHTTPResponse, key: CacheKey) -> StoredReading {
+        if let kept = readings.withLock({ $0[key.value] }), kept.stored.isSameVersion(as: stored) {
             return kept
         }
-        return MadeResponse(stored: stored.withoutBody, fields: FreshnessFields(stored))
+        return StoredReading(stored: stored.withoutBody, fields: FreshnessFields(stored))
     }
 
     /// The `HTTPURLResponse` of `stored` at `url`: the one `reading` made last time, for the same URL, or
     /// a new one, kept with `reading` for next time unless ``removeAll()`` ran since `exchange` began.
     private func response(
         for stored: CachedHTTPResponse, at url: URL, key: CacheKey, in exchange: CacheExchange,
-        reading: MadeResponse
+        reading: StoredReading
     ) -> HTTPURLResponse? {
         if let made = reading.made, made.url == url { return made.response }
         guard
@@ -137,12 +137,12 @@ extension HTTPCache {
         else { return nil }
         var kept = reading
         kept.made = (url, http)
-        // Forgotten responses are released after unlocking.
-        let released = madeResponses.withLock { responses -> [String: MadeResponse] in
-            var released: [String: MadeResponse] = [:]
+        // Forgotten readings are released after unlocking.
+        let released = readings.withLock { readings -> [String: StoredReading] in
+            var released: [String: StoredReading] = [:]
             guard currentGeneration == exchange.generation else { return released }
-            if responses.count >= Self.madeResponseLimit { swap(&released, &responses) }
-            released[key.value] = responses.updateValue(kept, forKey: key.value)
+            if readings.count >= Self.readingLimit { swap(&released, &readings) }
+            released[key.value] = readings.updateValue(kept, forKey: key.value)
             return released
         }
         withExtendedLifetime(released) {}

@@ -51,13 +51,13 @@ public final class HTTPCache: Sendable {
     let partition: (@Sendable (URLRequest) -> String?)?
     private let counts = Locked(Statistics())
     private let refreshing = Locked(Set<String>())
-    /// The responses made of stored answers, by key: a fresh hit of the same version of an answer for
-    /// the same URL reuses its `HTTPURLResponse` (immutable) instead of building one again, which
-    /// capitalizes every header name on Linux. At most ``madeResponseLimit``, forgotten all at once when
-    /// full.
-    let madeResponses = Locked([String: MadeResponse]())
-    /// The most responses ``madeResponses`` keeps: 256.
-    static let madeResponseLimit = 256
+    /// What hits read of stored answers, by key: a fresh hit of the same version of an answer reuses its
+    /// freshness fields, and for the same URL its `HTTPURLResponse` (immutable), instead of reading the
+    /// headers and building a response again (which capitalizes every header name on Linux). At most
+    /// ``readingLimit``, forgotten all at once when full.
+    let readings = Locked([String: StoredReading]())
+    /// The most readings ``readings`` keeps: 256.
+    static let readingLimit = 256
     /// The keys' locations and digests worked out so far (the requests' credentials among them, in
     /// memory only), forgotten by ``removeAll()``.
     let keys = CacheKey.Memo()
@@ -95,20 +95,20 @@ public final class HTTPCache: Sendable {
             return generation
         }
         keys.removeAll(startingGeneration: started)
-        forgetMadeResponses()
+        forgetStoredReadings()
         store.removeAll()
-        // A hit that ran meanwhile may have made a response again (one begun before this call no longer
-        // keeps what it made: `response(for:at:key:in:)` checks the generation).
-        forgetMadeResponses()
+        // A hit that ran meanwhile may have kept a reading again (one begun before this call no longer
+        // keeps what it read: `response(for:at:key:in:reading:)` checks the generation).
+        forgetStoredReadings()
     }
 
-    /// Empties ``madeResponses``, releasing them after unlocking.
-    private func forgetMadeResponses() {
-        let made = madeResponses.withLock { responses in
-            defer { responses = [:] }
-            return responses
+    /// Empties ``readings``, releasing them after unlocking.
+    private func forgetStoredReadings() {
+        let forgotten = readings.withLock { readings in
+            defer { readings = [:] }
+            return readings
         }
-        withExtendedLifetime(made) {}
+        withExtendedLifetime(forgotten) {}
     }
 
     /// The current generation, taken when a request begins.
@@ -155,7 +155,7 @@ public final class HTTPCache: Sendable {
 
 /// What the cache read of one stored version (its body left out): its freshness fields, and the
 /// response made of it for a URL, once one was.
-struct MadeResponse: Sendable {
+struct StoredReading: Sendable {
     let stored: CachedHTTPResponse
     let fields: FreshnessFields
     var made: (url: URL, response: HTTPURLResponse)?

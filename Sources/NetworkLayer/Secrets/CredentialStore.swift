@@ -64,7 +64,6 @@ final class CredentialStore: Sendable {
             if isPinned {
                 guard !pinned.contains(value) else { return }
                 pinned.append(value)
-                revision &+= 1
                 declaredMatcher.insert(forms: formsByValue[value] ?? CredentialStore.forms(of: value))
                 if pinned.count > CredentialStore.valueLimit {
                     let oldest = pinned.removeFirst()
