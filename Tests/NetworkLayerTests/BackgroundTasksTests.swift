@@ -13,6 +13,9 @@ import Testing
 /// and the system's events handler.
 @Suite("A background session's notes, orphans and events handler")
 struct BackgroundTasksTests {
+    /// A whole-body attempt of at most 100 bytes, accepting 2xx.
+    private let rules = AttemptRules(endpoint: "upload", accepts: 200...299, limit: 100)
+
     /// A download task that is never resumed, carrying `note`.
     func task(note: BackgroundTasks.Note?) -> URLSessionTask {
         let task = URLSession(configuration: .ephemeral).downloadTask(
@@ -239,8 +242,9 @@ struct BackgroundTasksTests {
 
     @Test func bodyBytesBeforeAnyHeadAreReceivedAfterTheTasksResponse() async throws {
         // Given a transfer whose task reports its body but not its head (a background upload task)
-        let collected = Recorder<BodyCollector.Outcome>()
-        let collector = BodyCollector(limit: 100, accepts: 200...299, method: "POST") { collected.append($0) }
+        let collected = Recorder<ResponseSink.Answer>()
+        let collector = ResponseSink(.whole, rules: rules, method: "POST")
+        collector.answers { collected.append($0) }
         let handler = TransferHandler(
             sink: collector, idleTimeout: nil, deadline: nil, deadlines: .shared, progress: nil)
         let response = try #require(
@@ -256,10 +260,9 @@ struct BackgroundTasksTests {
 
     @Test func aHeadURLSessionNeverReportedIsTakenFromTheTasksResponse() async throws {
         // Given a transfer whose task ended without reporting its head
-        let collected = Recorder<BodyCollector.Outcome>()
-        let collector = BodyCollector(limit: 100, accepts: 200...299, method: "POST") {
-            collected.append($0)
-        }
+        let collected = Recorder<ResponseSink.Answer>()
+        let collector = ResponseSink(.whole, rules: rules, method: "POST")
+        collector.answers { collected.append($0) }
         let handler = TransferHandler(
             sink: collector, idleTimeout: nil, deadline: nil, deadlines: .shared, progress: nil)
         let response = try #require(

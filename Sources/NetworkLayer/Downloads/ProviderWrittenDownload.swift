@@ -5,28 +5,35 @@ import Foundation
 #endif
 
 /// A download whose body the provider writes into a partial file as it arrives
-/// (``ProviderWrittenFile``): each attempt waits for the writes of the one before, then asks its
-/// transport for the missing bytes.
+/// (``ProviderWrittenFile``), over any transport: each attempt waits for the writes of the one before,
+/// then asks for the missing bytes, a window at a time where the transport has windows
+/// (``windows(_:record:)``).
 final class ProviderWrittenDownload: DownloadStrategy {
-    /// Sends one attempt's request (already asking for identity encoding) and writes its body into the
-    /// file: the transport's half of an attempt.
-    typealias Fetch =
-        @Sendable (URLRequest, ProviderWrittenFile, AttemptRecord) async throws -> (
-            Data, HTTPURLResponse
-        )
-
-    private let file: ProviderWrittenFile
-    private let fetch: Fetch
+    let file: ProviderWrittenFile
+    let transport: any Transport
+    /// The download's rules, with no size limit: it goes to disk.
+    let rules: AttemptRules
+    /// The most bytes a `GET`'s transfer asks for at once; `nil` for the whole body in one.
+    let window: Int64?
+    let progress: (@Sendable (TransferProgress) -> Void)?
 
     /// - Parameters:
     ///   - destination: Where the file goes; its partial file is made beside it.
     ///   - writeChunk: Writes one chunk (tests inject a failing one); `write(2)` by default.
-    ///   - fetch: The transport's half of an attempt.
+    ///   - transport: What sends each transfer.
+    ///   - rules: The endpoint's rules.
+    ///   - window: The most bytes a `GET`'s transfer asks for at once; `nil` for no windows.
+    ///   - progress: Called as the file grows.
+    // swift-format-ignore: FunctionParameterCount
     init(
-        destination: URL, writeChunk: (@Sendable (Data, Int32) -> NetworkError?)?, fetch: @escaping Fetch
+        destination: URL, writeChunk: (@Sendable (Data, Int32) -> NetworkError?)?, transport: any Transport,
+        rules: AttemptRules, window: Int64?, progress: (@Sendable (TransferProgress) -> Void)?
     ) {
         file = ProviderWrittenFile(destination: destination, writeChunk: writeChunk)
-        self.fetch = fetch
+        self.transport = transport
+        self.rules = rules.unlimited
+        self.window = window
+        self.progress = progress
     }
 
     func attempt(_ request: URLRequest, record: AttemptRecord) async throws -> (Data, HTTPURLResponse) {
@@ -34,7 +41,7 @@ final class ProviderWrittenDownload: DownloadStrategy {
         // A retry by a middleware resumes after every byte of the attempt before it is written, and not
         // into a disk that refused them.
         if let failedWrite = await file.beginAttempt() { throw failedWrite }
-        return try await fetch(NetworkProvider.uncompressed(request), file, record)
+        return try await windows(NetworkProvider.uncompressed(request), record: record)
     }
 
     func beginAttempt() async -> NetworkError? { await file.beginAttempt() }

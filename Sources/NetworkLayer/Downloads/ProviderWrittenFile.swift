@@ -124,7 +124,9 @@ final class ProviderWrittenFile: Sendable {
                 return state.askedEnd != nil && state.answerEnd != nil ? .totalUnknown : .complete
             }
             if received >= total { return .complete }
-            return received == state.answerEnd ? .windowDone : .cutShort
+            // A range that ends short of the total answers a window asked for; asked for the rest, it
+            // is a body cut short.
+            return state.askedEnd != nil && received == state.answerEnd ? .windowDone : .cutShort
         }
     }
 

@@ -44,6 +44,9 @@ struct AttemptRules: Sendable {
     /// total (``attemptTimeout``).
     let timeout: Duration
     let deadline: Duration?
+    /// Where the total deadline counts from (``DeadlineTimer/now``), for an attempt made of several
+    /// transfers (a download's windows); each transfer's own start when `nil`.
+    var startedAt: UInt64?
 
     init(
         endpoint: String, accepts: any StatusCodeSet, limit: Int, timeout: Duration = .seconds(60),
@@ -63,7 +66,10 @@ struct AttemptRules: Sendable {
 
     /// These rules with no size limit: a download goes to disk.
     var unlimited: AttemptRules {
-        AttemptRules(endpoint: endpoint, accepts: accepts, limit: .max, timeout: timeout, deadline: deadline)
+        var rules = AttemptRules(
+            endpoint: endpoint, accepts: accepts, limit: .max, timeout: timeout, deadline: deadline)
+        rules.startedAt = startedAt
+        return rules
     }
 
     /// The limit and the accepted statuses (as ranges, `200-299,404`): requests share a coalesced call

@@ -184,7 +184,8 @@ public final class NetworkProvider: Sendable {
         }
         let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
         let (data, http) = try await exchange(request, context: context) { [transport] request, record in
-            try await transport.data(request, rules: rules, record: record)
+            let sink = ResponseSink(.whole, rules: rules, method: request.httpMethod)
+            return try await transport.send(request, upload: nil, into: sink, rules: rules, record: record)
         }
         let decoded: NetworkResponse<Response>
         do {

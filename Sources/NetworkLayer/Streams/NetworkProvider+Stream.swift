@@ -39,11 +39,16 @@ extension NetworkProvider {
     ) async throws -> ResponseStream {
         let kept = KeptStream()
         let rules = endpoint.rules(defaultLimit: configuration.maximumResponseSize)
-        let (data, head) = try await exchange(request, context: context) { [transport] request, record in
+        let (data, head) = try await exchange(request, context: context) {
+            [transport, bufferLimit = configuration.streamBufferLimit] request, record in
             try Task.checkCancellation()
-            let attempt = try await transport.stream(request, rules: rules, record: record)
-            if let body = attempt.body { kept.keep(body, for: attempt.head) }
-            return (attempt.data, attempt.head)
+            let channel = ChunkChannel(bufferLimit: bufferLimit)
+            let sink = ResponseSink(
+                .stream(channel), rules: rules, method: request.httpMethod, record: record)
+            let (data, head) = try await transport.send(
+                request, upload: nil, into: sink, rules: rules, record: record)
+            if !sink.isRefused { kept.keep(StreamBody(channel: channel), for: head) }
+            return (data, head)
         }
         try endpoint.checkStatus(of: head, body: data)
         // A middleware that answered by itself (a cache) or replaced the response passes its body.

@@ -8,8 +8,9 @@ import Foundation
 /// ``RecordReplaySession``, an app's own): the session returns each body whole, and every call is made of
 /// whole-body calls, checked against the same rules as on a `URLSession`.
 ///
-/// A stream yields the body as one chunk; an upload reads its file into memory; a download writes the
-/// body to its file after it arrives, resuming with `Range` as on a `URLSession`.
+/// Each body is fed to the attempt's ``ResponseSink`` as it would arrive from a `URLSession` in one
+/// piece: a stream yields it as one chunk; an upload reads its file into memory; a download writes it
+/// to its file, resuming with `Range` as on a `URLSession`.
 final class SessionTransport: Transport {
     let session: any NetworkSessionType
     private let calls: WholeBodyCalls
@@ -27,57 +28,34 @@ final class SessionTransport: Transport {
 
     func invalidate() {}
 
-    func data(
-        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord
+    func send(
+        _ request: URLRequest, upload: Upload?, into sink: ResponseSink, rules: AttemptRules,
+        record: AttemptRecord
     ) async throws -> (Data, HTTPURLResponse) {
         // A caller already cancelled is told so as the session would tell it, before anything is sent.
         try Task.checkCancellation()
-        return try await calls.call(request, rules: rules, record: record) {
-            [session] request, rules, finish in
+        var request = request
+        if let upload { request.httpBody = try upload.body.bytes() }
+        // Only a body kept whole can be shared: a stream's or a file's goes to one caller's destination.
+        let shares: Bool
+        if upload == nil, case .whole = sink.destination { shares = true } else { shares = false }
+        let answer = try await calls.call(request, rules: rules, record: record, shares: shares) {
+            [session] request, _, finish in
+            sink.answers(to: finish)
             let work = startTask {
                 do {
                     let (data, head) = try await session.response(for: request)
-                    guard rules.accepts.contains(head.statusCode) else {
-                        // A refused status keeps its body's first bytes, as on a URLSession.
-                        finish(.success((RefusedBody(data, capacity: rules.limit).bytes, head)))
-                        return
-                    }
-                    if data.count > rules.limit { throw NetworkError.responseTooLarge(limit: rules.limit) }
-                    finish(.success((data, head)))
+                    sink.receive(head, body: data)
                 } catch {
-                    finish(.failure(NetworkProvider.sessionFailure(error)))
+                    sink.close(NetworkProvider.sessionFailure(error))
                 }
             }
             return { work.cancel() }
         }
-    }
-
-    func stream(
-        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord
-    ) async throws -> StreamAttempt {
-        let (data, head) = try await data(request, rules: rules, record: record)
-        return StreamAttempt(data: data, head: head, body: StreamBody(channel: .holding(data)))
-    }
-
-    // swift-format-ignore: FunctionParameterCount
-    func upload(
-        _ request: URLRequest, body: UploadBody, size: Int64, rules: AttemptRules,
-        progress: (@Sendable (TransferProgress) -> Void)?, record: AttemptRecord
-    ) async throws -> (Data, HTTPURLResponse) {
-        var request = request
-        switch body {
-        case .data(let data):
-            request.httpBody = data
-        case .file(let file):
-            do {
-                request.httpBody = try Data(contentsOf: file)
-            } catch {
-                throw NetworkError.file(error)
-            }
+        if let upload {
+            record.sent(upload.size)
+            upload.report(sent: upload.size)
         }
-        let answer = try await data(request, rules: rules, record: record)
-        record.sent(size)
-        progress?(TransferProgress(completedBytes: size, expectedBytes: size))
         return answer
     }
 
@@ -85,25 +63,9 @@ final class SessionTransport: Transport {
         _ request: URLRequest, to destination: URL, rules: AttemptRules,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) throws -> any DownloadStrategy {
-        ProviderWrittenDownload(destination: destination, writeChunk: seams.downloadWrites) {
-            request, file, record in
-            let request = file.request(resuming: request)
-            let sink = DownloadSink(file: file, accepts: rules.accepts, progress: progress)
-            // A download goes to disk: no size limit, as on a URLSession.
-            let (data, head) = try await self.data(request, rules: rules.unlimited, record: record)
-            try sink.open(head)
-            do {
-                try sink.write(data)
-            } catch is RefusedBodyKept {
-                // A refused body over the limit: its first MiB is kept.
-            }
-            sink.close(nil)
-            if let complete = file.completed(by: head) { return (Data(), complete) }
-            if let refused = sink.refusedBody { return (refused, head) }
-            // Asked for no window, the body is whole or cut short: a `206` or a `Content-Length` that
-            // says more than arrived is a dropped connection, resumed or retried as on a URLSession.
-            guard try file.ending() == .complete else { throw URLError(.networkConnectionLost) }
-            return (Data(), head)
-        }
+        // The session returns the body whole: windows would bound nothing.
+        ProviderWrittenDownload(
+            destination: destination, writeChunk: seams.downloadWrites, transport: self, rules: rules,
+            window: nil, progress: progress)
     }
 }

@@ -11,24 +11,13 @@ import Foundation
 /// bodies whole. Every public call of the provider has one path, over whichever it has; each call writes
 /// what it measured (the head's arrival, the bytes) to the ``AttemptRecord`` it is given.
 protocol Transport: Sendable {
-    /// One attempt of a whole-body request: the body, at most `rules.limit` bytes for a status
-    /// `rules.accepts` (a refused one's first bytes), racing `rules.attemptTimeout`.
-    func data(
-        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord
-    ) async throws -> (Data, HTTPURLResponse)
-
-    /// One attempt of a stream: its head and, for an accepted status, the body to read as it arrives; a
-    /// refused one's first bytes.
-    func stream(
-        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord
-    ) async throws -> StreamAttempt
-
-    /// One attempt of an upload of `body`, `size` bytes, collecting the answer as ``data(_:rules:record:)``
-    /// does.
-    // swift-format-ignore: FunctionParameterCount
-    func upload(
-        _ request: URLRequest, body: UploadBody, size: Int64, rules: AttemptRules,
-        progress: (@Sendable (TransferProgress) -> Void)?, record: AttemptRecord
+    /// One attempt: sends `request` (with `upload`'s body, when given) and feeds its answer into `sink`,
+    /// which decides whether the status is accepted. Returns the sink's answer: the head, with the whole
+    /// body, or a refused status's first bytes (nothing for an accepted stream or file, whose body went
+    /// to its destination).
+    func send(
+        _ request: URLRequest, upload: Upload?, into sink: ResponseSink, rules: AttemptRules,
+        record: AttemptRecord
     ) async throws -> (Data, HTTPURLResponse)
 
     /// How a download of `request` into `destination` runs its attempts.
@@ -59,10 +48,15 @@ extension Transport {
     func asSent(_ request: URLRequest) -> URLRequest { request }
 }
 
-/// What a stream's attempt answered: the head, a refused status's first bytes (or what a session that
-/// returns bodies whole returned), and the body to read.
-struct StreamAttempt {
-    let data: Data
-    let head: HTTPURLResponse
-    let body: StreamBody?
+/// What an upload sends, and who hears of its progress.
+struct Upload: Sendable {
+    let body: UploadBody
+    /// The body's size in bytes.
+    let size: Int64
+    let progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Reports that `sent` bytes of the body went out.
+    func report(sent: Int64) {
+        progress?(TransferProgress(completedBytes: sent, expectedBytes: size))
+    }
 }

@@ -110,34 +110,25 @@ final class URLSessionTransport: Transport {
         return transfers
     }
 
-    func data(
-        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord
+    func send(
+        _ request: URLRequest, upload: Upload?, into sink: ResponseSink, rules: AttemptRules,
+        record: AttemptRecord
     ) async throws -> (Data, HTTPURLResponse) {
-        let transfers = try dataTransfers(endpoint: rules.endpoint)
+        // Only an upload from a file may run on a background session.
+        let transfers =
+            if case .file = upload?.body {
+                try transfers(endpoint: rules.endpoint)
+            } else {
+                try dataTransfers(endpoint: rules.endpoint)
+            }
+        guard upload == nil, case .whole = sink.destination else {
+            return try await transfer(
+                request, upload: upload, into: sink, rules: rules, record: record, on: transfers)
+        }
         return try await calls.call(request, rules: rules, record: record) {
-            [deadlines = seams.deadlines] request, rules, finish in
-            transfers.collect(
-                request, limit: rules.limit, accepts: rules.accepts, deadlines: deadlines, finish: finish)
+            [deadlines = seams.deadlines] request, _, finish in
+            transfers.collect(request, into: sink, deadlines: deadlines, finish: finish)
         }
-    }
-
-    func stream(
-        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord
-    ) async throws -> StreamAttempt {
-        let transfers = try dataTransfers(endpoint: rules.endpoint)
-        let channel = ChunkChannel(bufferLimit: configuration.streamBufferLimit)
-        let handler = TransferHandler(
-            sink: channel, idleTimeout: rules.timeout, deadline: rules.deadline, deadlines: seams.deadlines,
-            progress: nil)
-        channel.onStop { [weak handler] in handler?.fail(CancellationError()) }
-        transfers.start(request, handler: handler)
-        let head = try await handler.head()
-        record.responseStarted()
-        guard rules.accepts.contains(head.statusCode) else {
-            return StreamAttempt(
-                data: try await channel.collectRefusedBody(), head: head, body: nil)
-        }
-        return StreamAttempt(data: Data(), head: head, body: StreamBody(channel: channel))
     }
 
     func download(
@@ -147,11 +138,11 @@ final class URLSessionTransport: Transport {
         let transfers = try transfers(endpoint: rules.endpoint)
         guard transfers.isBackground || (seams.downloadsWithTasks && (configuration.downloadWindow ?? 0) < 1)
         else {
-            return ProviderWrittenDownload(destination: destination, writeChunk: seams.downloadWrites) {
-                request, file, record in
-                try await self.windows(
-                    request, rules: rules, on: transfers, into: file, progress: progress, record: record)
-            }
+            // Windows smaller than 64 KiB are raised to it.
+            let window = configuration.downloadWindow.flatMap { $0 > 0 ? max(Int64($0), 64 << 10) : nil }
+            return ProviderWrittenDownload(
+                destination: destination, writeChunk: seams.downloadWrites, transport: self, rules: rules,
+                window: window, progress: progress)
         }
         return try SessionWrittenDownload(
             to: destination, on: transfers, rules: rules, deadlines: seams.deadlines, progress: progress

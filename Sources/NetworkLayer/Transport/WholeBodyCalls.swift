@@ -14,7 +14,7 @@ struct WholeBodyCalls: Sendable {
     /// Starts an attempt that reports to its `finish` closure, and returns how to stop it.
     typealias Start =
         @Sendable (
-            URLRequest, AttemptRules, @escaping @Sendable (BodyCollector.Outcome) -> Void
+            URLRequest, AttemptRules, @escaping @Sendable (ResponseSink.Answer) -> Void
         ) -> Timeout.Cancel
 
     /// Shares identical `GET`s; `nil` when the provider does not coalesce.
@@ -22,13 +22,15 @@ struct WholeBodyCalls: Sendable {
     let clock: any Clock<Duration>
     let deadlines: DeadlineTimer
 
-    /// Runs `start` for `request` under `rules`, racing `rules.attemptTimeout`.
+    /// Runs `start` for `request` under `rules`, racing `rules.attemptTimeout`; an identical `GET` may
+    /// share its call when `shares` (its body is kept whole, so every caller can have it).
     func call(
-        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord, start: @escaping Start
+        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord, shares: Bool = true,
+        start: @escaping Start
     ) async throws -> (Data, HTTPURLResponse) {
         let timeout = rules.attemptTimeout
         let start = Self.unlessCancelled(start)
-        guard let coalescer, request.httpMethod == "GET" else {
+        guard shares, let coalescer, request.httpMethod == "GET" else {
             return try await Timeout.race(after: timeout, clock: clock, deadlines: deadlines) { finish in
                 start(request, rules, finish)
             }

@@ -67,8 +67,10 @@ extension NetworkProvider {
             let (data, http) = try await exchange(request, context: context) {
                 [transport, cache = configuration.httpCache] request, record in
                 try Task.checkCancellation()
-                let answer = try await transport.upload(
-                    request, body: body, size: size, rules: rules, progress: progress, record: record)
+                let sink = ResponseSink(.whole, rules: rules, method: request.httpMethod, record: record)
+                let answer = try await transport.send(
+                    request, upload: Upload(body: body, size: size, progress: progress), into: sink,
+                    rules: rules, record: record)
                 // An upload changes the resource as any unsafe method does: the stored GET of the URL it
                 // was sent to (after the middlewares) is invalidated.
                 cache?.invalidate(after: request, answeredBy: answer.1, asSent: transport.asSent)

@@ -87,17 +87,15 @@ final class DelegateSession: Sendable {
     /// only.
     var isBackground: Bool { background != nil }
 
-    /// Starts `request` and collects its whole body, at most `limit` bytes, reporting the outcome to
-    /// `finish`. Returns how to stop it.
+    /// Starts `request` as a data task feeding `sink`, which gives its answer to `finish`, with no
+    /// timeout of its own (its caller races one). Returns how to stop it.
     func collect(
-        _ request: URLRequest, limit: Int, accepts: any StatusCodeSet, deadlines: DeadlineTimer,
-        finish: @escaping @Sendable (BodyCollector.Outcome) -> Void
+        _ request: URLRequest, into sink: ResponseSink, deadlines: DeadlineTimer,
+        finish: @escaping @Sendable (ResponseSink.Answer) -> Void
     ) -> Timeout.Cancel {
-        let collector = BodyCollector(
-            limit: limit, accepts: accepts, method: request.httpMethod, finish: finish)
+        sink.answers(to: finish)
         let handler = TransferHandler(
-            sink: collector, idleTimeout: nil, deadline: nil,
-            deadlines: deadlines, progress: nil)
+            sink: sink, idleTimeout: nil, deadline: nil, deadlines: deadlines, progress: nil)
         start(request, handler: handler)
         return { handler.fail(URLError(.cancelled)) }
     }
@@ -203,4 +201,21 @@ final class DelegateSession: Sendable {
 enum UploadBody: Sendable {
     case file(URL)
     case data(Data)
+}
+
+extension UploadBody {
+    /// The body in memory, for a session that takes it whole.
+    /// - Throws: ``NetworkError/file(_:)`` when the file cannot be read.
+    func bytes() throws -> Data {
+        switch self {
+        case .data(let data):
+            return data
+        case .file(let file):
+            do {
+                return try Data(contentsOf: file)
+            } catch {
+                throw NetworkError.file(error)
+            }
+        }
+    }
 }

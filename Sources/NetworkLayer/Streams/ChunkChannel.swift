@@ -4,11 +4,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Carries a streamed body from the delegate session to one consumer: chunks are buffered in arrival
-/// order until read, at most `bufferLimit` bytes; the end (or the failure) is delivered after the last
-/// chunk. A consumer cancelled while waiting stops the transfer; one that falls further behind than the
+/// Carries a streamed body from its transfer (through a ``ResponseSink``) to one consumer: chunks are
+/// buffered in arrival order until read, at most `bufferLimit` bytes; the end (or the failure) is
+/// delivered after the last chunk. A consumer cancelled while waiting stops the transfer; one that falls further behind than the
 /// buffer holds gets ``ResponseStreamError/readerFellBehind(limit:)`` after the chunks held.
-final class ChunkChannel: TransferSink, Sendable {
+final class ChunkChannel: Sendable {
     private struct State: Sendable {
         var chunks: [Data] = []
         var nextChunk = 0
@@ -28,20 +28,34 @@ final class ChunkChannel: TransferSink, Sendable {
         self.bufferLimit = max(bufferLimit, 64 << 10)
     }
 
-    /// A channel that already holds the whole body (from a session that returns bodies whole).
+    /// A channel that already holds the whole body (one a middleware answered with).
     static func holding(_ body: Data) -> ChunkChannel {
         let channel = ChunkChannel()
-        if !body.isEmpty { try? channel.write(body) }
+        channel.hold(body)
         channel.close(nil)
         return channel
+    }
+
+    /// Holds `body`, already whole in memory, for the reader, whatever the buffer's limit.
+    func hold(_ body: Data) {
+        guard !body.isEmpty else { return }
+        let waiter = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
+            guard state.end == nil else { return nil }
+            guard let waiter = state.waiter else {
+                state.buffered += body.count
+                state.chunks.append(body)
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: body)
     }
 
     /// How to stop the transfer feeding this channel when its consumer goes away.
     func onStop(_ stop: @escaping @Sendable () -> Void) {
         state.withLock { $0.stopTransfer = stop }
     }
-
-    func open(_ head: HTTPURLResponse) throws {}
 
     func write(_ data: Data) throws {
         let (waiter, fits) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
@@ -120,28 +134,5 @@ final class ChunkChannel: TransferSink, Sendable {
         let stopTransfer = state.withLock { $0.stopTransfer }
         close(error)
         stopTransfer?()
-    }
-
-    /// The next chunk, or `nil` after the last one or once the buffer has overflowed.
-    private func nextUnlessOverflowed() async throws -> Data? {
-        do {
-            return try await next()
-        } catch ResponseStreamError.readerFellBehind {
-            return nil
-        }
-    }
-
-    /// Reads a refused status's body as ``RefusedBody`` keeps it, and stops the transfer once it is full.
-    func collectRefusedBody() async throws -> Data {
-        var body = RefusedBody()
-        // A buffer smaller than what it keeps (a held 401's body, written at once) overflowed: what it
-        // held is the body kept.
-        while let chunk = try await nextUnlessOverflowed() {
-            if body.append(chunk) {
-                stop(with: CancellationError())
-                break
-            }
-        }
-        return body.bytes
     }
 }
