@@ -130,4 +130,50 @@ struct ResponseSinkTests {
         #expect(try answers.values.first?.get().1.statusCode == 204)
         #expect(answers.values.count == 1)
     }
+
+    @Test(
+        arguments: [
+            (200, 3, nil), (200, 0, nil), (200, 5, "5"), (200, 3, "99"), (200, 9, nil), (404, 3, nil),
+            (404, 9, "9"), (204, 0, "99"),
+        ] as [(Int, Int, String?)])
+    func aBodyThatArrivesWholeIsAnsweredAsTheSameBodyArrivingInATransfer(
+        status: Int, length: Int, contentLength: String?
+    ) throws {
+        // Given two whole-body sinks with a limit of 5 bytes, and an answer
+        let rules = AttemptRules(endpoint: "poster", accepts: 200...299, limit: 5)
+        let (whole, transfer) = (
+            ResponseSink(.whole, rules: rules, method: "GET"),
+            ResponseSink(.whole, rules: rules, method: "GET")
+        )
+        let head = try #require(
+            HTTPURLResponse(
+                url: exampleURL, statusCode: status, httpVersion: nil,
+                headerFields: contentLength.map { ["Content-Length": $0] }))
+        let body = Data(repeating: 1, count: length)
+        let (fromWhole, fromTransfer) = (Recorder<ResponseSink.Answer>(), Recorder<ResponseSink.Answer>())
+        whole.answers { fromWhole.append($0) }
+        transfer.answers { fromTransfer.append($0) }
+        // When one gets it whole and the other as a transfer delivers it, a byte at a time
+        whole.receive(head, body: body)
+        do {
+            try transfer.open(head)
+            for byte in body { try transfer.write(Data([byte])) }
+            transfer.close(nil)
+        } catch {
+            transfer.close(error)
+        }
+        // Then both answer alike: the same body, or the same error
+        let (one, other) = (try #require(fromWhole.values.first), try #require(fromTransfer.values.first))
+        switch (one, other) {
+        case (.success(let one), .success(let other)):
+            #expect(one.0 == other.0)
+            #expect(one.1 === head && other.1 === head)
+        case (.failure(let one), .failure(let other)):
+            #expect((one as? NetworkError)?.sizeLimit == 5)
+            #expect((other as? NetworkError)?.sizeLimit == 5)
+        default:
+            Issue.record("one answered \(one), the other \(other)")
+        }
+        #expect(whole.isRefused == transfer.isRefused)
+    }
 }

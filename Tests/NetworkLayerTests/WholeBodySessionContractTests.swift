@@ -74,4 +74,38 @@ struct WholeBodySessionContractTests {
         #expect(log.attempts.first?.bytesReceived == 300_000)
         #expect(try Data(contentsOf: destination) == file)
     }
+
+    @Test(.timeLimit(.minutes(1)), arguments: ["stream", "download"])
+    func identicalGETsThatAreNotWholeBodiesNeverShareOneCallWhenCoalescing(kind: String) async throws {
+        // Given a coalescing provider over a session that answers once both requests have arrived (or
+        // after 5 s, if only one ever does)
+        let arrived = Locked(0)
+        let session = StubSession { request in
+            arrived.withLock { $0 += 1 }
+            _ = await eventually(within: .seconds(5)) { arrived.withLock { $0 } >= 2 }
+            return (Data("body".utf8), try StubSession.makeResponse(for: request, status: 200))
+        }
+        let provider = NetworkProvider(
+            session: session, configuration: NetworkProvider.Configuration(coalescesIdenticalGETs: true))
+        let endpoint = Endpoint<Data>(baseURL: exampleURL, path: "feed")
+        let folder = temporary.url
+        // When two identical GETs run at once
+        let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
+            for index in 0..<2 {
+                group.addTask {
+                    if kind == "stream" {
+                        var body = Data()
+                        for try await chunk in try await provider.stream(endpoint) { body.append(chunk) }
+                        return body
+                    }
+                    let file = folder.appendingPathComponent("copy-\(index).bin")
+                    return try Data(contentsOf: try await provider.download(endpoint, to: file).url)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        // Then each asked for its own body and got all of it
+        #expect(session.requests.count == 2)
+        #expect(bodies == [Data("body".utf8), Data("body".utf8)])
+    }
 }

@@ -20,8 +20,9 @@ import Foundation
 public final class NetworkProvider: Sendable {
     /// Options for a ``NetworkProvider``.
     public struct Configuration: Sendable {
-        /// Whether identical `GET` requests in flight at the same time share one transport call.
-        /// `false` by default.
+        /// Whether identical whole-body `GET`s in flight at the same time (``NetworkProvider/send(_:)``,
+        /// ``NetworkProvider/response(for:)``) share one transport call; streams and downloads never
+        /// do. `false` by default.
         public var coalescesIdenticalGETs: Bool
         /// The clock whole-body requests' timeouts are measured with. With the default,
         /// `ContinuousClock()`, the provider watches them on its shared timer, which counts the system's

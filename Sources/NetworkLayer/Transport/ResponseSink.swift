@@ -86,15 +86,55 @@ final class ResponseSink: TransferSink, Sendable {
     /// The bytes of body the transfer handed over, refused ones included.
     var received: Int64 { state.withLock { $0.received } }
 
-    /// Feeds a body that arrived whole (from a session that returns bodies whole), as a transfer would.
+    /// Feeds a body that arrived whole (from a session that returns bodies whole), as a transfer would:
+    /// the same decision and the same answer as ``open(_:)``, ``write(_:)`` and ``close(_:)`` in turn.
     func receive(_ head: HTTPURLResponse, body: Data) {
-        do {
-            try open(head)
-            if !body.isEmpty { try write(body, isWhole: true) }
-            close(nil)
-        } catch {
-            close(error)
+        guard case .whole = destination else {
+            do {
+                try open(head)
+                if !body.isEmpty { try write(body, isWhole: true) }
+                close(nil)
+            } catch {
+                close(error)
+            }
+            return
         }
+        // A whole body into a whole destination: decided and answered under one lock, not four.
+        record?.responseStarted()
+        let accepted = accepts.contains(head.statusCode)
+        var answer: Answer
+        do {
+            if accepted {
+                _ = try declaredLength(of: head)
+                if body.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+            }
+            answer = .success((accepted ? body : RefusedBody(body, capacity: limit).bytes, head))
+        } catch {
+            answer = .failure(error)
+        }
+        let taker = state.withLock { state -> (@Sendable (Answer) -> Void)? in
+            guard !state.isClosed else { return nil }
+            (state.head, state.isAccepted, state.isClosed) = (head, accepted, true)
+            state.received = Int64(body.count)
+            if !accepted { state.refused = RefusedBody(capacity: 0) }
+            guard let taker = state.answer else {
+                state.early = answer
+                return nil
+            }
+            state.answer = nil
+            return taker
+        }
+        taker?(answer)
+    }
+
+    /// The body length an accepted head declares, `0` for an answer that has none.
+    /// - Throws: ``NetworkError/responseTooLarge(limit:)`` for a length over the limit.
+    private func declaredLength(of head: HTTPURLResponse) throws -> Int64 {
+        // A HEAD answer, a 1xx, 204 or 304 has no body, whatever its Content-Length says.
+        let bodiless = hasNoBody || head.statusCode < 200 || head.statusCode == 204 || head.statusCode == 304
+        let declared = bodiless ? 0 : head.expectedContentLength
+        if declared > Int64(limit) { throw NetworkError.responseTooLarge(limit: limit) }
+        return declared
     }
 
     func open(_ head: HTTPURLResponse) throws {
@@ -104,12 +144,7 @@ final class ResponseSink: TransferSink, Sendable {
         if accepted {
             switch destination {
             case .whole:
-                // A HEAD answer, a 1xx, 204 or 304 has no body, whatever its Content-Length says.
-                let bodiless =
-                    hasNoBody || head.statusCode < 200 || head.statusCode == 204 || head.statusCode == 304
-                let declared = bodiless ? 0 : head.expectedContentLength
-                if declared > Int64(limit) { throw NetworkError.responseTooLarge(limit: limit) }
-                reserved = min(declared, Int64(min(limit, Self.largestReservation)))
+                reserved = min(try declaredLength(of: head), Int64(min(limit, Self.largestReservation)))
             case .stream:
                 break
             case .file(let file, let progress):
@@ -147,8 +182,7 @@ final class ResponseSink: TransferSink, Sendable {
             }
             guard case .whole = destination else { return .destination }
             guard data.count > limit - state.body.count else {
-                // A body that arrived whole is taken as it is, not copied.
-                if isWhole, state.body.isEmpty { state.body = data } else { state.body.append(data) }
+                state.body.append(data)
                 return .kept
             }
             return .tooLarge
