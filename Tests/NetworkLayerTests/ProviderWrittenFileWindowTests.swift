@@ -44,6 +44,25 @@ struct ProviderWrittenFileWindowTests {
         #expect(file.askedForFirstWindow)
     }
 
+    @Test func aResumeAnsweredShortOfItsTotalIsCutShortNotAWindowDone() throws {
+        // Given a download of 300 KB, 100 KB received, resumed without a window
+        let file = ProviderWrittenFile(destination: destination)
+        try file.open(
+            try #require(
+                HTTPURLResponse(
+                    url: destination, statusCode: 200, httpVersion: "HTTP/1.1",
+                    headerFields: ["Content-Length": "300000", "ETag": "\"v1\"", "Accept-Ranges": "bytes"])))
+        try file.write(Data(count: 100_000))
+        file.close()
+        let resumed = file.request(resuming: request)
+        #expect(resumed.value(forHTTPHeaderField: "Range") == "bytes=100000-")
+        // When the answer continues the file but its range ends 100 KB later, short of the total
+        try file.open(try partial("bytes 100000-199999/300000"))
+        try file.write(Data(count: 100_000))
+        // Then it is a body cut short (resumed, and counted), not a window to go on from
+        #expect(try file.ending() == .cutShort)
+    }
+
     @Test func theNextWindowStartsAfterTheBytesReceivedEvenBeforeTheyAreWritten() throws {
         // Given a first window of 100 KB received, and not yet written (less than one write batch)
         let file = ProviderWrittenFile(destination: destination)

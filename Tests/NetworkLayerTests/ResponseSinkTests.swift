@@ -26,16 +26,24 @@ struct ResponseSinkTests {
         temporary = try TemporaryFolder.create("sink")
     }
 
-    private func sink(_ kind: Kind) -> (ResponseSink, ChunkChannel, URL) {
+    private func sink(_ kind: Kind) -> (ResponseSink, ChunkChannel, ProviderWrittenFile) {
         let channel = ChunkChannel(bufferLimit: 64 << 10)
-        let destination = temporary.url.appendingPathComponent("poster.bin")
+        let file = ProviderWrittenFile(destination: temporary.url.appendingPathComponent("poster.bin"))
         let sinkDestination: ResponseSink.Destination =
             switch kind {
             case .whole: .whole
             case .stream: .stream(channel)
-            case .file: .file(ProviderWrittenFile(destination: destination), progress: nil)
+            case .file: .file(file, progress: nil)
             }
-        return (ResponseSink(sinkDestination, rules: rules, method: "GET"), channel, destination)
+        return (ResponseSink(sinkDestination, rules: rules, method: "GET"), channel, file)
+    }
+
+    /// Whether nothing reached the stream's channel or the file's folder (its partial file included).
+    private func nothingReachedTheDestination(_ channel: ChunkChannel) async throws -> Bool {
+        channel.close(nil)
+        let chunk = try await channel.next()
+        let entries = try FileManager.default.contentsOfDirectory(atPath: temporary.url.path)
+        return chunk == nil && entries.isEmpty
     }
 
     private func head(_ status: Int) throws -> HTTPURLResponse {
@@ -44,9 +52,9 @@ struct ResponseSinkTests {
     }
 
     @Test(arguments: Kind.allCases)
-    func aRefusedStatusKeepsItsBodysFirstMebibyteWhateverTheDestination(kind: Kind) throws {
+    func aRefusedStatusKeepsItsBodysFirstMebibyteWhateverTheDestination(kind: Kind) async throws {
         // Given a sink, and a 503 whose body runs past 1 MiB in 64 KiB chunks
-        let (sink, _, destination) = sink(kind)
+        let (sink, channel, _) = sink(kind)
         let answers = Recorder<ResponseSink.Answer>()
         sink.answers { answers.append($0) }
         let chunk = Data(repeating: 7, count: 64 << 10)
@@ -68,7 +76,22 @@ struct ResponseSinkTests {
         #expect(body.allSatisfy { $0 == 7 })
         #expect(answers.values.count == 1)
         // And nothing of it reached the destination
-        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(try await nothingReachedTheDestination(channel))
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aSinkClosedBeforeItsAnswerCameTakesNothingOfALateOne(kind: Kind) async throws {
+        // Given a sink whose caller left (a timeout, a cancellation) before any answer
+        let (sink, channel, _) = sink(kind)
+        let answers = Recorder<ResponseSink.Answer>()
+        sink.answers { answers.append($0) }
+        sink.close(CancellationError())
+        // When the session answers anyway, late
+        sink.receive(try head(200), body: Data("late".utf8))
+        // Then the caller had one answer, the failure, and the late body reached nothing
+        #expect(answers.values.count == 1)
+        #expect(throws: CancellationError.self) { try answers.values.first?.get() }
+        #expect(try await nothingReachedTheDestination(channel))
     }
 
     @Test func anAcceptedStreamAnswersAtItsHeadAndItsBodyFollowsThroughTheChannel() async throws {
@@ -92,7 +115,7 @@ struct ResponseSinkTests {
 
     @Test func anAcceptedFileAnswersWhenItsTransferEndsWithItsBodyInTheFile() async throws {
         // Given a download's sink
-        let (sink, _, _) = sink(.file)
+        let (sink, _, file) = sink(.file)
         let answers = Recorder<ResponseSink.Answer>()
         sink.answers { answers.append($0) }
         // When a 200 and its body arrive
@@ -106,6 +129,10 @@ struct ResponseSinkTests {
         #expect(answered.statusCode == 200)
         #expect(body.isEmpty)
         #expect(sink.received == 6)
+        try await file.finishWriting()
+        let placed = temporary.url.appendingPathComponent("placed.bin")
+        try file.move(to: placed)
+        #expect(try Data(contentsOf: placed) == Data("poster".utf8))
     }
 
     @Test func aWholeBodyPastItsLimitStopsTheTransferAsTooLarge() throws {

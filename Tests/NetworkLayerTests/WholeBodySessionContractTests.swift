@@ -35,8 +35,10 @@ struct WholeBodySessionContractTests {
         #expect(read == body)
     }
 
-    @Test func aDownloadsWindowsRunOverASessionThatReturnsBodiesWhole() async throws {
+    @Test func theWindowsLoopRunsOverASessionThatReturnsBodiesWhole() async throws {
         // Given a session that serves ranges of a 300,000-byte file, and a download in 100,000-byte windows
+        // over it (a provider asks such a session for no windows: its bodies come whole anyway; the loop
+        // itself knows no transport)
         let file = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let session = StubSession { request in
             let range = try #require(request.value(forHTTPHeaderField: "Range"))
@@ -73,6 +75,38 @@ struct WholeBodySessionContractTests {
         #expect(head.statusCode == 206)
         #expect(log.attempts.first?.bytesReceived == 300_000)
         #expect(try Data(contentsOf: destination) == file)
+    }
+
+    @Test func aStreamsBodyOverItsLimitFailsTheStreamAsTooLarge() async throws {
+        // Given a session that returns 2 KB whole, and an endpoint that accepts at most 1 KB
+        var endpoint = Endpoint<Data>(baseURL: exampleURL, path: "feed")
+        endpoint.maximumResponseSize = 1_000
+        let provider = NetworkProvider(session: StubSession.status(200, body: Data(count: 2_000)))
+        // When
+        let thrown = await #expect(throws: NetworkError.self) { _ = try await provider.stream(endpoint) }
+        // Then the stream is refused before the caller has it, as a whole body would be
+        #expect(thrown?.sizeLimit == 1_000)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aCallerThatLeavesIsAnsweredAtOnceThoughItsSessionIgnoresCancellation() async throws {
+        // Given a session that ignores cancellation and answers only when the test lets it
+        let waiting = Locked<CheckedContinuation<Void, Never>?>(nil)
+        let session = StubSession { request in
+            await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } }
+            return (Data("late".utf8), try StubSession.makeResponse(for: request, status: 200))
+        }
+        let provider = NetworkProvider(session: session)
+        let file = temporary.url.appendingPathComponent("late.bin")
+        let download = Task {
+            try await provider.download(Endpoint<Data>(baseURL: exampleURL, path: "late"), to: file)
+        }
+        #expect(await eventually { waiting.withLock { $0 != nil } })
+        // When the caller leaves
+        download.cancel()
+        // Then it is told so at once, not when the session answers
+        await #expect(throws: CancellationError.self) { _ = try await download.value }
+        waiting.withLock { $0 }?.resume()
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: ["stream", "download"])

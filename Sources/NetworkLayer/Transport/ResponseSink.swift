@@ -70,12 +70,16 @@ final class ResponseSink: TransferSink, Sendable {
         hasNoBody = method == "HEAD"
     }
 
-    /// Sets where the answer goes: called once, before the transfer starts.
+    /// Sets where the answer goes: called once, before the transfer starts. An answer already given is
+    /// handed over at once, and nothing more after it.
     func answers(to answer: @escaping @Sendable (Answer) -> Void) {
         let early = state.withLock { state -> Answer? in
-            state.answer = answer
-            defer { state.early = nil }
-            return state.early
+            guard let early = state.early else {
+                state.answer = answer
+                return nil
+            }
+            state.early = nil
+            return early
         }
         if let early { answer(early) }
     }
@@ -90,6 +94,12 @@ final class ResponseSink: TransferSink, Sendable {
     /// the same decision and the same answer as ``open(_:)``, ``write(_:)`` and ``close(_:)`` in turn.
     func receive(_ head: HTTPURLResponse, body: Data) {
         guard case .whole = destination else {
+            // A stream's body that arrived whole is held whole: it is bounded by the limit, as a whole
+            // body is, before the caller has the stream.
+            if case .stream = destination, accepts.contains(head.statusCode), body.count > limit {
+                close(NetworkError.responseTooLarge(limit: limit))
+                return
+            }
             do {
                 try open(head)
                 if !body.isEmpty { try write(body, isWhole: true) }
@@ -138,6 +148,9 @@ final class ResponseSink: TransferSink, Sendable {
     }
 
     func open(_ head: HTTPURLResponse) throws {
+        // A sink already closed (its caller timed out or left) takes nothing more: a late answer
+        // must not open a file or reach a reader.
+        if state.withLock({ $0.isClosed }) { throw CancellationError() }
         record?.responseStarted()
         let accepted = accepts.contains(head.statusCode)
         var reserved: Int64 = 0
@@ -152,11 +165,18 @@ final class ResponseSink: TransferSink, Sendable {
                 progress?(file.progress)
             }
         }
-        state.withLock { state in
+        let closedMeanwhile = state.withLock { state -> Bool in
+            guard !state.isClosed else { return true }
             state.head = head
             state.isAccepted = accepted
             if !accepted { state.refused = RefusedBody(capacity: limit) }
             if reserved > 0 { state.body.reserveCapacity(Int(reserved)) }
+            return false
+        }
+        if closedMeanwhile {
+            // Closed while the file was opened: the file is closed again.
+            if accepted, case .file(let file, _) = destination { file.close() }
+            throw CancellationError()
         }
         // A stream's reader gets the head now; the body follows through the channel.
         if accepted, case .stream = destination { give(.success((Data(), head))) }

@@ -50,7 +50,12 @@ final class SessionTransport: Transport {
                     sink.close(NetworkProvider.sessionFailure(error))
                 }
             }
-            return { work.cancel() }
+            // Stopping closes the sink too: a session that ignores cancellation and answers late
+            // reaches no file and no reader, and the caller is answered at once.
+            return {
+                work.cancel()
+                sink.close(CancellationError())
+            }
         }
         if let upload {
             record.sent(upload.size)

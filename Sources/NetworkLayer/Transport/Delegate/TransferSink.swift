@@ -4,9 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Where a transfer's body goes as it arrives: a stream's buffer, a file. Its methods are called on the
-/// delegate session's serial queue, except `close`, which a timeout or a cancellation may call
-/// from any thread: implementations are thread-safe.
+/// What a transfer feeds as its body arrives: a ``ResponseSink`` (every transfer but a download task) or
+/// a ``DownloadTaskSink``. Its methods are called on the delegate session's serial queue, except
+/// `close`, which a timeout or a cancellation may call from any thread: implementations are
+/// thread-safe.
 protocol TransferSink: Sendable {
     /// The response head arrived; throw to refuse the body (the transfer fails with that error).
     func open(_ head: HTTPURLResponse) throws
