@@ -69,7 +69,7 @@ ROWS = [
     ("map → removeDuplicates → 1 subscriber, vs OpenCombine", "map-removeduplicates-binding",
      "map-removeduplicates-opencombine", ("at most", 0.5)),
     ("A request over a stub session, its own work beside the decode alone", "request-over-stub-networklayer",
-     "request-over-stub-decode-only", ("own at most", 60_000)),
+     "request-over-stub-decode-only", ("own at most", 25_000)),
     ("HTTP cache fresh hit through the provider, vs a CacheKit memory hit of the same body",
      "request-fresh-hit-httpcache", "memory-hit-same-body-cachekit", ("at most", 2.0)),
     ("HTTP cache fresh hit through the provider, vs a request over a stub session",
