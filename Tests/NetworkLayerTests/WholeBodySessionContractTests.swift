@@ -39,7 +39,7 @@ struct WholeBodySessionContractTests {
         // Given a session that serves ranges of a 300,000-byte file, and a download in 100,000-byte windows
         // over it (a provider asks such a session for no windows: its bodies come whole anyway; the loop
         // itself knows no transport)
-        let file = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let file = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         let session = StubSession { request in
             let range = try #require(request.value(forHTTPHeaderField: "Range"))
             let bounds = range.dropFirst("bytes=".count).split(separator: "-").compactMap { Int($0) }
