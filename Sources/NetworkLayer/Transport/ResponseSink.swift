@@ -97,6 +97,7 @@ final class ResponseSink: TransferSink, Sendable {
             // A stream's body that arrived whole is held whole: it is bounded by the limit, as a whole
             // body is, before the caller has the stream.
             if case .stream = destination, accepts.contains(head.statusCode), body.count > limit {
+                record?.responseStarted()
                 close(NetworkError.responseTooLarge(limit: limit))
                 return
             }
