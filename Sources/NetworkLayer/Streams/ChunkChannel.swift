@@ -6,8 +6,9 @@ import Foundation
 
 /// Carries a streamed body from its transfer (through a ``ResponseSink``) to one consumer: chunks are
 /// buffered in arrival order until read, at most `bufferLimit` bytes; the end (or the failure) is
-/// delivered after the last chunk. A consumer cancelled while waiting stops the transfer; one that falls further behind than the
-/// buffer holds gets ``ResponseStreamError/readerFellBehind(limit:)`` after the chunks held.
+/// delivered after the last chunk. A consumer cancelled while waiting stops the transfer; one that falls
+/// further behind than the buffer holds gets ``ResponseStreamError/readerFellBehind(limit:)`` after the
+/// chunks held.
 final class ChunkChannel: Sendable {
     private struct State: Sendable {
         var chunks: [Data] = []

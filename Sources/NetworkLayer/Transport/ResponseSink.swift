@@ -30,8 +30,9 @@ final class ResponseSink: TransferSink, Sendable {
     }
 
     private struct State: @unchecked Sendable {
-        // @unchecked Sendable: the head is read, never mutated, after it arrives; Foundation does not
-        // annotate HTTPURLResponse `Sendable` on every platform.
+        // @unchecked Sendable: the head (here and in an early answer) is read, never mutated, after it
+        // arrives; Foundation does not annotate HTTPURLResponse `Sendable` on every platform. Every
+        // other field is Sendable, and the whole is only touched under `state`'s lock.
         var head: HTTPURLResponse?
         var isAccepted = false
         /// A whole body, as it arrives.
@@ -128,12 +129,7 @@ final class ResponseSink: TransferSink, Sendable {
             (state.head, state.isAccepted, state.isClosed) = (head, accepted, true)
             state.received = Int64(body.count)
             if !accepted { state.refused = RefusedBody(capacity: 0) }
-            guard let taker = state.answer else {
-                state.early = answer
-                return nil
-            }
-            state.answer = nil
-            return taker
+            return Self.taker(of: answer, in: &state)
         }
         taker?(answer)
     }
@@ -256,15 +252,21 @@ final class ResponseSink: TransferSink, Sendable {
     }
 
     private func give(_ answer: Answer) {
-        let taker = state.withLock { state -> (@Sendable (Answer) -> Void)? in
-            guard let taker = state.answer else {
-                if state.early == nil { state.early = answer }
-                return nil
-            }
-            state.answer = nil
-            return taker
-        }
+        let taker = state.withLock { Self.taker(of: answer, in: &$0) }
         taker?(answer)
+    }
+
+    /// Who takes `answer`, called with the lock held: the closure ``answers(to:)`` set, taken out so it
+    /// is called once, after unlocking; `nil` when none is set yet, and the first answer is kept for it.
+    private static func taker(
+        of answer: Answer, in state: inout State
+    ) -> (@Sendable (Answer) -> Void)? {
+        guard let taker = state.answer else {
+            if state.early == nil { state.early = answer }
+            return nil
+        }
+        state.answer = nil
+        return taker
     }
 }
 

@@ -125,7 +125,7 @@ final class URLSessionTransport: Transport {
             return try await transfer(
                 request, upload: upload, into: sink, rules: rules, record: record, on: transfers)
         }
-        return try await calls.call(request, rules: rules, record: record) {
+        return try await calls.call(request, rules: rules, record: record, shares: true) {
             [deadlines = seams.deadlines] request, _, finish in
             transfers.collect(request, into: sink, deadlines: deadlines, finish: finish)
         }

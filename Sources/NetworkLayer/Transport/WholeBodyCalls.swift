@@ -25,7 +25,7 @@ struct WholeBodyCalls: Sendable {
     /// Runs `start` for `request` under `rules`, racing `rules.attemptTimeout`; an identical `GET` may
     /// share its call when `shares` (its body is kept whole, so every caller can have it).
     func call(
-        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord, shares: Bool = true,
+        _ request: URLRequest, rules: AttemptRules, record: AttemptRecord, shares: Bool,
         start: @escaping Start
     ) async throws -> (Data, HTTPURLResponse) {
         let timeout = rules.attemptTimeout
