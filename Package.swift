@@ -46,7 +46,11 @@ let package = Package(
         // Helpers shared by the test targets; in no product, so no client ever builds it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BindingTests", dependencies: ["Binding", "TestSupport"]),
-        .testTarget(name: "CacheKitTests", dependencies: ["CacheKit", "TestSupport"]),
+        // A process the CacheKit tests start beside themselves on one folder (debug builds only).
+        .executableTarget(
+            name: "CacheKitTestProcess", dependencies: ["CacheKit"], path: "Tests/CacheKitTestProcess"),
+        .testTarget(
+            name: "CacheKitTests", dependencies: ["CacheKit", "CacheKitTestProcess", "TestSupport"]),
         .testTarget(name: "DIKitTests", dependencies: ["DIKit", "DIKitTesting", "TestSupport"]),
         // A process the NetworkLayer tests start and kill (debug builds only: it reaches internals).
         .executableTarget(

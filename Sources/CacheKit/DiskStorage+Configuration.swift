@@ -33,6 +33,12 @@ extension DiskStorage {
         /// (`completeUntilFirstUserAuthentication` unless the app's entitlement says otherwise). An entry
         /// that cannot be opened while the device is locked is a miss until it can, never removed.
         public var fileProtection: FileProtectionType?
+        /// Whether more than one process opens this folder: an app and its extensions in an app-group
+        /// container. `false` by default. When `true`, each storage follows the others' stores, removes
+        /// and `removeAll` through the folder's change journal, and ``countLimit`` and ``sizeLimit`` hold
+        /// for the folder as a whole. Every process that opens the folder must say so. See "App and
+        /// extensions" in the CacheKit guide.
+        public var sharedAcrossProcesses: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -46,6 +52,7 @@ extension DiskStorage {
         ///   - onEvent: A hook for logging or metrics; `nil` by default.
         ///   - fileProtection: The folder's data protection on iOS, tvOS, watchOS and visionOS; `nil` by
         ///     default.
+        ///   - sharedAcrossProcesses: Whether other processes open the folder too; `false` by default.
         public init(
             name: String = "CacheKit",
             directory: URL? = nil,
@@ -55,7 +62,8 @@ extension DiskStorage {
             trimRatio: Double = 0.8,
             sweepInterval: TimeInterval? = 600,
             onEvent: (@Sendable (CacheEvent) -> Void)? = nil,
-            fileProtection: FileProtectionType? = nil
+            fileProtection: FileProtectionType? = nil,
+            sharedAcrossProcesses: Bool = false
         ) {
             self.name = name
             self.directory = directory
@@ -66,6 +74,7 @@ extension DiskStorage {
             self.sweepInterval = sweepInterval
             self.onEvent = onEvent
             self.fileProtection = fileProtection
+            self.sharedAcrossProcesses = sharedAcrossProcesses
         }
 
         /// This configuration with every value in range, as a ``DiskStorage`` keeps it: negative limits

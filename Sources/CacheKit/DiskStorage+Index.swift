@@ -16,8 +16,13 @@ extension DiskStorage {
     /// Under the lock: readers arriving meanwhile wait for it, except reads while a background build
     /// runs, which read their entry's own file (`DiskStorage+BackgroundIndex.swift`). `seconds` is the
     /// caller's time, read before locking (the clock is the user's code).
+    /// In a shared folder, an index that exists is first brought up to date with other processes'
+    /// changes (`DiskStorage+Sharing.swift`).
     func ensureIndex(_ state: inout State, at seconds: Double, events: inout [CacheEvent]) -> Bool {
-        if state.index != nil { return true }
+        if state.index != nil {
+            if journal != nil { followOtherProcesses(&state, at: seconds, events: &events) }
+            return state.index != nil
+        }
         guard let scan = scanDirectory(at: seconds) else { return false }
         install(scan, into: &state, at: seconds, events: &events)
         return true
@@ -38,6 +43,9 @@ extension DiskStorage {
         var expired: [(name: String, entry: IndexEntry, lastAccess: Double)] = []
         var damaged: [String] = []
         var unreadable: [String] = []
+        /// In a shared folder, the journal's header before listing: changes listed after it are read
+        /// again on the next access.
+        var journalMark: SharedJournal.Mark?
 
         /// Sorts `name` into the scan by its trailer, read as `read`, as it stands at `seconds`.
         mutating func add(_ name: String, _ read: IndexRead, at seconds: Double) {
@@ -59,12 +67,13 @@ extension DiskStorage {
     /// crashed store's, never one being written), so it may run outside the lock; `nil` when the folder
     /// cannot be listed.
     func scanDirectory(at seconds: Double) -> DirectoryScan? {
+        let journalMark = journal?.mark()
         guard !hooks.withLock({ $0.listingFails }),
             let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath)
         else {
             return nil
         }
-        var scan = DirectoryScan()
+        var scan = DirectoryScan(journalMark: journalMark)
         scan.live.reserveCapacity(names.count)
         for name in names {
             if TemporaryFile.isOurs(name) {
@@ -86,8 +95,13 @@ extension DiskStorage {
     /// rewrote it. An expired file that a read before the index is still reading is indexed, not removed:
     /// that read began while it was live, and settles it (renews it, or leaves it to expire on its next
     /// use).
+    ///
+    /// `generation` is what every listed entry gets: 0 for the first index (a store or a read before the
+    /// index tells its files from the listed ones by it), a new one when a shared folder is listed again,
+    /// so a read of this process still under way on a file listed before never takes a new file for it.
     func install(
-        _ scan: DirectoryScan, into state: inout State, at seconds: Double, events: inout [CacheEvent]
+        _ scan: DirectoryScan, into state: inout State, at seconds: Double, events: inout [CacheEvent],
+        generation: UInt64 = 0
     ) {
         var scan = scan
         if !state.earlyRenewals.isEmpty { rescan(Set(state.earlyRenewals.keys), at: seconds, in: &scan) }
@@ -108,7 +122,9 @@ extension DiskStorage {
         var index = ClockTable<String, IndexEntry>()
         var total = 0
         for item in scan.live.sorted(by: { $0.lastAccess < $1.lastAccess }) {
-            index.insert(item.entry, forKey: item.name)
+            var entry = item.entry
+            entry.generation = generation
+            index.insert(entry, forKey: item.name)
             total += item.entry.size
         }
         for (name, renewed) in state.earlyRenewals {
@@ -122,6 +138,7 @@ extension DiskStorage {
         state.earlyRenewals = [:]
         state.index = index
         state.totalSize = total
+        state.journalSeen = scan.journalMark
     }
 
     /// ``ensureIndex(_:at:events:)``, then, when `name` could not be opened while the index was built (a
@@ -166,7 +183,7 @@ extension DiskStorage {
         case skipped
     }
 
-    private func readIndexEntry(name: String) -> IndexRead {
+    func readIndexEntry(name: String) -> IndexRead {
         // Larger than this storage ever writes: maybe another storage's entry; left alone.
         let read = withTrailer(
             of: name, sizeLimit: configuration.sizeLimit, unavailable: IndexRead.unavailable

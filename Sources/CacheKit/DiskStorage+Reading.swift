@@ -83,6 +83,7 @@ extension DiskStorage {
                 return false
             }
             return !entry.expiration.isExpired(at: seconds)
+                || renewedByAnotherProcess(name, at: seconds, state: &state) != nil
         }
     }
 
@@ -105,10 +106,15 @@ extension DiskStorage {
             }
             guard ensureIndex(&state, at: seconds, events: &events, lookingUp: name),
                 let position = state.index?.touch(name),
-                let entry = state.index?.payload(at: position)
+                var entry = state.index?.payload(at: position)
             else {
                 state.statistics.misses += 1
                 return nil
+            }
+            if entry.expiration.isExpired(at: seconds),
+                let renewed = renewedByAnotherProcess(name, at: seconds, state: &state)
+            {
+                entry = renewed
             }
             if entry.expiration.isExpired(at: seconds) {
                 retireFile(name: name, state: &state, into: &retired)

@@ -29,16 +29,18 @@ extension DiskStorage {
             let unindexed = !indexed && isOwnFile(name)
             guard wasUnreadable || unindexed || state.index?.peek(name) != nil else { return }
             let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
-            do throws(POSIXFile.Failure) {
-                try POSIXFile.move(path(of: name), to: trash)
-                retired.append(trash)
-            } catch  where error.code == ENOENT {
-                // Already gone.
-            } catch {
-                if wasUnreadable { state.unreadable.insert(name) }
-                throw CacheError(
-                    operation: .remove, key: key, path: path(of: name),
-                    reason: .fileSystem(code: error.code, message: error.message))
+            try changingShared([name], in: &state, events: &events) { state throws(CacheError) in
+                do throws(POSIXFile.Failure) {
+                    try POSIXFile.move(path(of: name), to: trash)
+                    retired.append(trash)
+                } catch  where error.code == ENOENT {
+                    // Already gone.
+                } catch {
+                    if wasUnreadable { state.unreadable.insert(name) }
+                    throw CacheError(
+                        operation: .remove, key: key, path: path(of: name),
+                        reason: .fileSystem(code: error.code, message: error.message))
+                }
             }
             if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
             if configuration.onEvent != nil { events.append(.removed(.disk, key: key)) }
@@ -55,6 +57,13 @@ extension DiskStorage {
     public func removeAll() throws(CacheError) {
         var events: [CacheEvent] = []
         defer { emit(events) }
+        // In a shared folder, once the files are gone every process lists the folder again on its next
+        // access (this one too): a new epoch of the journal.
+        defer {
+            if let journal {
+                state.withLock { _ in _ = journal.withLock(exclusive: true) { journal.startEpoch() } }
+            }
+        }
         let seconds = clock.now().timeIntervalSince1970
         // Without an index, what the folder holds is known only by listing it: listed before anything
         // changes, so a folder that cannot be listed throws with the storage as it was.
@@ -136,7 +145,9 @@ extension DiskStorage {
             defer { discard(retired) }
             state.withLock { state in
                 // Stored again, or read and renewed, since the list was made: it stays.
-                guard let entry = state.index?.peek(name), entry.expiration.isExpired(at: seconds) else {
+                guard let entry = state.index?.peek(name), entry.expiration.isExpired(at: seconds),
+                    renewedByAnotherProcess(name, at: seconds, state: &state) == nil
+                else {
                     return
                 }
                 retireFile(name: name, state: &state, into: &retired)

@@ -80,21 +80,29 @@ extension DiskStorage {
         defer { if let replaced { close(replaced) } }
         let failure = state.withLock { state -> POSIXFile.Failure? in
             defer { Self.finishWriting(name, state: &state) }
-            guard generation > state.clearedBelow, generation > (state.writing[name]?.floor ?? 0),
-                generation > (state.index?.peek(name)?.generation ?? 0)
-            else { return nil }
-            state.writing[name]?.floor = generation
-            do throws(POSIXFile.Failure) {
-                try POSIXFile.move(temporary, to: path)
-            } catch {
-                return error
+            // In a shared folder: after catching up with other processes, listed in the journal with the
+            // rename, under its lock.
+            return changingShared(
+                [name], in: &state, following: now.timeIntervalSince1970, events: &events
+            ) { state -> POSIXFile.Failure? in
+                guard generation > state.clearedBelow, generation > (state.writing[name]?.floor ?? 0),
+                    generation > (state.index?.peek(name)?.generation ?? 0)
+                else { return nil }
+                state.writing[name]?.floor = generation
+                do throws(POSIXFile.Failure) {
+                    try POSIXFile.move(temporary, to: path)
+                } catch {
+                    return error
+                }
+                if let replaced = state.index?.insert(entry, forKey: name) {
+                    state.totalSize -= replaced.size
+                }
+                state.totalSize += file.count
+                state.unreadable.remove(name)
+                state.changes &+= 1
+                state.earlyRenewals[name] = nil
+                return nil
             }
-            if let replaced = state.index?.insert(entry, forKey: name) { state.totalSize -= replaced.size }
-            state.totalSize += file.count
-            state.unreadable.remove(name)
-            state.changes &+= 1
-            state.earlyRenewals[name] = nil
-            return nil
         }
         // A later store or remove took over (the file was not renamed), or the rename failed.
         try? POSIXFile.remove(temporary)
@@ -105,7 +113,7 @@ extension DiskStorage {
         }
         // Recency survives a restart as the file's modification time; set once the file is in place.
         try? POSIXFile.setTimes(descriptor, to: now.timeIntervalSince1970)
-        trimIfNeeded(keeping: name, events: &events)
+        trimIfNeeded(keeping: name, at: now.timeIntervalSince1970, events: &events)
     }
 
     /// One store of `name` is done writing (renamed, discarded or failed).
@@ -123,33 +131,49 @@ extension DiskStorage {
 
     /// Removes least recently used entries down to ``Configuration/trimRatio`` of the limits, when one
     /// is exceeded, never the entry `kept`. One entry per turn of the lock, so readers get in between.
-    private func trimIfNeeded(keeping kept: String, events: inout [CacheEvent]) {
-        let countTarget = Self.fraction(configuration.trimRatio, of: configuration.countLimit)
-        let sizeTarget = Self.fraction(configuration.trimRatio, of: configuration.sizeLimit)
+    /// In a shared folder the limits are the folder's: each turn first catches up with what every
+    /// process stored, under the journal's lock, so no two processes evict for one excess.
+    private func trimIfNeeded(keeping kept: String, at seconds: Double, events: inout [CacheEvent]) {
         var trimming = false
         while true {
             var retired: [String] = []
             defer { discard(retired) }
+            var found: [CacheEvent] = []
             let evicted = state.withLock { state -> Bool in
-                let count = state.index?.count ?? 0
-                if !trimming {
-                    guard count > configuration.countLimit || state.totalSize > configuration.sizeLimit else {
-                        return false
-                    }
-                    trimming = true
+                changingShared([], in: &state, following: seconds, events: &found) { state -> Bool in
+                    evictOne(
+                        keeping: kept, trimming: &trimming, state: &state, retired: &retired, events: &events)
                 }
-                guard count > countTarget || state.totalSize > sizeTarget,
-                    let victim = state.index?.oldestEntry(skipping: kept)
-                else { return false }
-                retireFile(name: victim.key, state: &state, into: &retired)
-                state.statistics.evictions += 1
-                if configuration.onEvent != nil {
-                    events.append(.evicted(.disk, key: victim.payload.key ?? victim.key))
-                }
-                return true
             }
+            events += found
             if !evicted { return }
         }
+    }
+
+    /// One turn of ``trimIfNeeded(keeping:at:events:)``: evicts the least recently used entry other than
+    /// `kept` when a limit is exceeded (or, once `trimming`, while above its target). Under the lock.
+    private func evictOne(
+        keeping kept: String, trimming: inout Bool, state: inout State, retired: inout [String],
+        events: inout [CacheEvent]
+    ) -> Bool {
+        let countTarget = Self.fraction(configuration.trimRatio, of: configuration.countLimit)
+        let sizeTarget = Self.fraction(configuration.trimRatio, of: configuration.sizeLimit)
+        let count = state.index?.count ?? 0
+        if !trimming {
+            guard count > configuration.countLimit || state.totalSize > configuration.sizeLimit else {
+                return false
+            }
+            trimming = true
+        }
+        guard count > countTarget || state.totalSize > sizeTarget,
+            let victim = state.index?.oldestEntry(skipping: kept)
+        else { return false }
+        retireFile(name: victim.key, state: &state, into: &retired)
+        state.statistics.evictions += 1
+        if configuration.onEvent != nil {
+            events.append(.evicted(.disk, key: victim.payload.key ?? victim.key))
+        }
+        return true
     }
 
     /// `ratio` (from 0 to 1) of `limit`, rounded down. `Double(Int.max)` rounds up past `Int.max`, so the

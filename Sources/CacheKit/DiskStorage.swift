@@ -24,7 +24,9 @@ import Foundation
 /// - All file work is synchronous, except the awaited forms of `entry`, `store`, `removeValue` and
 ///   `removeAll`, which run on CacheKit's disk queue; call the rest off the main thread, or use ``Cache``,
 ///   which does.
-/// - One process per directory: two processes sharing one directory do not see each other's index.
+/// - One process per directory by default. A folder that an app and its extensions share is declared
+///   with ``Configuration/sharedAcrossProcesses``: every storage on it then follows the others' changes
+///   and keeps the limits for the folder as a whole.
 public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     typealias IndexEntry = DiskIndexEntry
     typealias State = DiskState
@@ -38,6 +40,8 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     let directoryPrefix: String
     let clock: CacheClock
     let state = Locked(State())
+    /// The folder's change journal when it is shared across processes; `nil` otherwise.
+    let journal: SharedJournal?
     private let sweeper = Locked<SweepTimer?>(nil)
     /// What tests change inside the storage; nothing outside tests.
     let hooks = Locked(Hooks())
@@ -59,6 +63,17 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         self.directoryPath = directory.path
         self.directoryPrefix = directory.path + "/"
         try Self.prepare(directory, protection: configuration.fileProtection)
+        if configuration.sharedAcrossProcesses {
+            do throws(POSIXFile.Failure) {
+                journal = try SharedJournal(directory: directory.path)
+            } catch {
+                throw CacheError(
+                    operation: .open, key: nil, path: directory.path + "/" + SharedJournal.fileName,
+                    reason: .fileSystem(code: error.code, message: error.message))
+            }
+        } else {
+            journal = nil
+        }
         if let interval = configuration.sweepInterval, interval.isFinite, interval <= 365 * 86_400 {
             sweeper.withLock {
                 $0 = SweepTimer(interval: interval, label: "CacheKit.DiskStorage.sweep") {
@@ -96,13 +111,17 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
     /// rename a new file into place between the two. The file is only renamed to a temporary name here
     /// (a directory operation); its data is freed when the caller deletes it, after unlocking: deleting a
     /// 1 MB file under the lock would hold up every reader.
+    /// In a shared folder the file is listed in the journal with its removal.
     func retireFile(name: String, state: inout State, into retired: inout [String]) {
         let trash = Self.temporaryPath(in: directoryPath, for: name, generation: 0)
-        do throws(POSIXFile.Failure) {
-            try POSIXFile.move(path(of: name), to: trash)
-            retired.append(trash)
-        } catch {
-            try? POSIXFile.remove(path(of: name))
+        var none: [CacheEvent] = []
+        changingShared([name], in: &state, events: &none) { _ in
+            do throws(POSIXFile.Failure) {
+                try POSIXFile.move(path(of: name), to: trash)
+                retired.append(trash)
+            } catch {
+                try? POSIXFile.remove(path(of: name))
+            }
         }
         if let removed = state.index?.remove(name) {
             state.totalSize -= removed.payload.size

@@ -50,6 +50,27 @@ private func diskWorkloads(label: String, size: Int) -> [Workload] {
                 }
             }
         },
+        // The same hit in a folder declared shared across processes: one `pread` of the journal's header
+        // more, whose kernel side callgrind does not count (the wall-clock row does).
+        Workload(name: "disk-hit-\(label)-shared") {
+            let folder = workloadFolder("shared-hit-\(label)")
+            let storage: DiskStorage<Data>
+            do {
+                storage = try DiskStorage<Data>(
+                    configuration: .init(
+                        directory: folder, sizeLimit: .max, sweepInterval: nil, sharedAcrossProcesses: true))
+                let bytes = payload()
+                for key in keys { try storage.store(bytes, forKey: key) }
+            } catch {
+                fatalError("cannot fill the shared disk workload: \(error)")
+            }
+            blackHole(storage.count)
+            return { count in
+                for index in 0..<count {
+                    blackHole(storage.value(forKey: keys[index & 63], extendingExpiration: .none))
+                }
+            }
+        },
         Workload(name: "disk-hit-\(label)-raw") {
             let folder = workloadFolder("raw-hit-\(label)")
             let files = keys.map { folder.appendingPathComponent($0) }

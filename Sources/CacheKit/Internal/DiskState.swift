@@ -40,4 +40,9 @@ struct DiskState: Sendable {
     /// The entry files reads before the index are reading now, with how many read each: an index
     /// installed meanwhile keeps them, expired or not, for those reads to settle.
     var readingBeforeIndex: [String: Int] = [:]
+    /// In a shared folder: how far into the change journal the index is, or `nil` before the first
+    /// listing (and after one made while the journal's header was not readable).
+    var journalSeen: SharedJournal.Mark?
+    /// In a shared folder: whether this storage holds the journal's exclusive lock (under its own lock).
+    var holdingJournal = false
 }
