@@ -59,11 +59,19 @@ final class SharedJournal: Sendable {
 
     /// The header as it stands; `nil` when it is not a header this journal writes (a file of someone
     /// else's, or a count past ``capacity``). An empty file is the first epoch with nothing listed.
+    ///
+    /// Read on every access of a shared storage: one `pread` into the stack, nothing allocated.
     func mark() -> Mark? {
-        guard let bytes = try? POSIXFile.read(descriptor, count: Self.headerSize, at: 0) else { return nil }
-        if bytes.isEmpty { return Mark(epoch: 0, count: 0) }
-        guard bytes.count == Self.headerSize, Self.word(bytes, 0) == Self.magic else { return nil }
-        let mark = Mark(epoch: Self.word(bytes, 8), count: Self.word(bytes, 16))
+        var header: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var read = 0
+        repeat {
+            read = withUnsafeMutableBytes(of: &header) {
+                pread(descriptor, $0.baseAddress, Self.headerSize, 0)
+            }
+        } while read < 0 && errno == EINTR
+        if read == 0 { return Mark(epoch: 0, count: 0) }
+        guard read == Self.headerSize, UInt64(littleEndian: header.0) == Self.magic else { return nil }
+        let mark = Mark(epoch: UInt64(littleEndian: header.1), count: UInt64(littleEndian: header.2))
         return mark.count <= Self.capacity ? mark : nil
     }
 
@@ -133,14 +141,6 @@ final class SharedJournal: Sendable {
     }
 
     // MARK: - Encoding
-
-    private static func word(_ bytes: Data, _ offset: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in 0..<8 {
-            value |= UInt64(bytes[bytes.startIndex + offset + index]) << (8 * UInt64(index))
-        }
-        return value
-    }
 
     /// An entry name's 32 hex characters as 16 bytes.
     private static func appendBinary(of name: String, to data: inout Data) {

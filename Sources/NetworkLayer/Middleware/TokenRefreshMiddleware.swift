@@ -15,6 +15,10 @@ import Foundation
 /// refresh closure itself sends through the same provider (from its own task or a child or unstructured
 /// task it starts; a task-local value marks them, which `Task.detached` does not inherit) is passed
 /// through untouched, so a refresh refused with 401 fails the refresh instead of waiting for itself.
+///
+/// One refresh per process, by default. An app and its extensions that share a rotating refresh token
+/// make it one per app group with ``init(statusCodes:sharedAcross:refresh:)``: a process that meets a
+/// 401 while another refreshes waits for it, then retries with the token the other stored.
 public final class TokenRefreshMiddleware: NetworkMiddleware {
     /// The middlewares whose refresh the current task is running.
     @TaskLocal private static var refreshesInProgress: Set<ObjectIdentifier> = []
@@ -26,6 +30,7 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
 
     private let statusCodes: Set<Int>
     private let refresh: @Sendable () async throws -> Void
+    private let shared: SharedRefresh?
     private let state = Locked(State())
 
     /// Creates the middleware.
@@ -35,9 +40,29 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
     public init(statusCodes: Set<Int> = [401], refresh: @escaping @Sendable () async throws -> Void) {
         self.statusCodes = statusCodes
         self.refresh = refresh
+        self.shared = nil
     }
 
-    /// How many refreshes have completed.
+    /// Creates the middleware for an app and its extensions: one refresh among all the processes that
+    /// coordinate through `shared`. A process whose request was refused after another process's refresh
+    /// began waits for it and retries with the stored token instead of refreshing again.
+    /// - Parameters:
+    ///   - statusCodes: The statuses that trigger a refresh; `[401]` by default.
+    ///   - shared: The coordination every process of the app group uses, in a folder they all reach.
+    ///   - refresh: Obtains new credentials and stores them where every process's token provider reads
+    ///     them (a keychain access group on Apple platforms).
+    public init(
+        statusCodes: Set<Int> = [401], sharedAcross shared: SharedRefresh,
+        refresh: @escaping @Sendable () async throws -> Void
+    ) {
+        self.statusCodes = statusCodes
+        self.refresh = refresh
+        self.shared = shared
+    }
+
+    /// How many refreshes have completed in this process; shared across processes, that counts each
+    /// wait that found another process's refresh finished too (``SharedRefresh/refreshCount`` counts the
+    /// refreshes themselves).
     public var refreshCount: Int {
         state.withLock { $0.generation }
     }
@@ -52,13 +77,24 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
             return try await next(request)
         }
         let sentAt = state.withLock { $0.generation }
+        // Read before sending: a refresh by another process that finishes after this is newer than the
+        // token this request carries.
+        let sharedSentAt = shared?.refreshCount ?? 0
         let (data, response) = try await next(request)
         guard statusCodes.contains(response.statusCode) else { return (data, response) }
-        try await refreshIfNeeded(sentAt: sentAt)
+        try await refreshIfNeeded(sentAt: sentAt, sharedSentAt: sharedSentAt)
         return try await next(request)
     }
 
-    private func refreshIfNeeded(sentAt generation: Int) async throws {
+    private func refreshIfNeeded(sentAt generation: Int, sharedSentAt: UInt64) async throws {
+        let refresh: @Sendable () async throws -> Void
+        if let shared {
+            refresh = { [refresh = self.refresh] in
+                _ = try await shared.refreshOnce(unlessCountPassed: sharedSentAt, refresh)
+            }
+        } else {
+            refresh = self.refresh
+        }
         let shared = state
         let task = shared.withLock { state -> Task<Void, any Error>? in
             if state.generation > generation { return nil }

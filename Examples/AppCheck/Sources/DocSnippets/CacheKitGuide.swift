@@ -72,3 +72,9 @@ func cacheKitGuideRedis(client: any MyRedisClient) throws {  //-
     let posters = Cache(tiers: [MemoryStorage(), try DiskStorage(), RedisTier(redis: client)])
     _ = posters  //-
 }  //-
+
+func cacheKitGuideAppAndExtensions(group: URL) throws {  //-
+    let posters = try DiskStorage<Data>(
+        configuration: .init(directory: group.appendingPathComponent("Posters"), sharedAcrossProcesses: true))
+    _ = posters  //-
+}  //-

@@ -174,3 +174,15 @@ func networkLayerGuideRunningTransfers(downloads: NetworkProvider) async {  //-
       transfer.cancel()
   }
 }  //-
+
+/// The account the guide's "App and extensions" example refreshes.
+protocol GroupAccount: Sendable {
+    func refreshTokens() async throws
+}
+
+func networkLayerGuideAppAndExtensions(group: URL, account: any GroupAccount) {  //-
+    let refresh = TokenRefreshMiddleware(sharedAcross: SharedRefresh(folder: group)) {
+        try await account.refreshTokens()   // stores both tokens where every process reads them
+    }
+    _ = refresh  //-
+}  //-

@@ -1,0 +1,56 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Two real processes meet a 401 at once: `NetworkLayerTestProcess refresh` plays an app and its
+/// extension on one app-group folder, with a rotating refresh token that is good once.
+@Suite("Token refresh across real processes", .timeLimit(.minutes(1)))
+struct SharedRefreshProcessTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder.create("refresh-processes")
+        for (name, text) in [
+            ("token", "access-0"), ("refresh-token", "refresh-0"), ("server-token", "expired"),
+            ("server-refresh-token", "refresh-0"),
+        ] {
+            try Data(text.utf8).write(to: folder.url.appendingPathComponent(name))
+        }
+    }
+
+    /// Starts two processes, lets them send at once, and returns what each said.
+    func twoProcesses(_ mode: String) throws -> [String] {
+        let child = try ChildProcess("NetworkLayerTestProcess")
+        let started = try (0..<2).map { _ in try child.start(["refresh", folder.url.path, mode]) }
+        try Data().write(to: folder.url.appendingPathComponent("go"))
+        return started.map { started in
+            let output = started.output.fileHandleForReading.readDataToEndOfFile()
+            started.process.waitUntilExit()
+            return String(decoding: output, as: UTF8.self)
+        }
+    }
+
+    var refreshes: [Substring] {
+        let log =
+            (try? String(contentsOf: folder.url.appendingPathComponent("refreshes"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n")
+    }
+
+    @Test func twoProcessesMeetingA401AtOnceRefreshOnceAndBothSucceed() throws {
+        // Given an app and its extension coordinating through the group's folder
+        // When both meet a 401 at once
+        let said = try twoProcesses("shared")
+        // Then the server granted one refresh, and both requests succeeded with its token
+        #expect(refreshes.count == 1)
+        #expect(said == ["status 200\n", "status 200\n"])
+    }
+
+    @Test func withoutCoordinationTheSecondRefreshSpendsARotatedTokenAndSignsOut() throws {
+        // Given an app and its extension that refresh each on its own (what the middleware did alone)
+        // When both meet a 401 at once
+        let said = try twoProcesses("alone")
+        // Then one of them spent a refresh token the other had already rotated, and failed
+        #expect(refreshes.count == 1)
+        #expect(said.filter { $0.hasPrefix("failed") }.count == 1)
+    }
+}
