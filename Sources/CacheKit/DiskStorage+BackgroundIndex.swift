@@ -24,13 +24,15 @@ extension DiskStorage {
         guard state.writing.isEmpty else { return false }
         state.buildingInBackground = true
         let changes = state.changes
-        diskWorkQueue.async { [weak self] in self?.finishBackgroundBuild(since: changes) }
+        // In a shared folder, the journal's header before the listing, read under the lock.
+        let mark = currentMark(&state)
+        diskWorkQueue.async { [weak self] in self?.finishBackgroundBuild(since: changes, journalMark: mark) }
         return true
     }
 
-    private func finishBackgroundBuild(since changes: UInt64) {
+    private func finishBackgroundBuild(since changes: UInt64, journalMark: SharedJournal.Mark?) {
         let seconds = clock.now().timeIntervalSince1970
-        let scan = scanDirectory(at: seconds)
+        let scan = scanDirectory(at: seconds, journalMark: journalMark)
         if let hook = hooks.withLock({ $0.beforeInstallingIndex }) { hook() }
         var events: [CacheEvent] = []
         defer { emit(events) }

@@ -23,9 +23,28 @@ extension DiskStorage {
             if journal != nil { followOtherProcesses(&state, at: seconds, events: &events) }
             return state.index != nil
         }
-        guard let scan = scanDirectory(at: seconds) else { return false }
+        guard let scan = scanDirectory(at: seconds, journalMark: currentMark(&state)) else { return false }
         install(scan, into: &state, at: seconds, events: &events)
         return true
+    }
+
+    /// Removes the expired and damaged files `scan` found, but the expired ones a read before the index
+    /// is still reading, which join the live ones.
+    private func removeDoomedFiles(
+        _ scan: inout DirectoryScan, state: inout State, events: inout [CacheEvent]
+    ) {
+        for item in scan.expired {
+            if state.readingBeforeIndex[item.name] != nil {
+                scan.live.append(item)
+                continue
+            }
+            try? POSIXFile.remove(path(of: item.name))
+            state.statistics.expirations += 1
+            if configuration.onEvent != nil {
+                events.append(.expired(.disk, key: item.entry.key ?? item.name))
+            }
+        }
+        for name in scan.damaged { try? POSIXFile.remove(path(of: name)) }
     }
 
     /// Reads `names`' trailers again into `scan`, in place of what it found for them.
@@ -65,9 +84,9 @@ extension DiskStorage {
 
     /// Lists the folder and reads each entry file's trailer. It removes only stale temporary files (a
     /// crashed store's, never one being written), so it may run outside the lock; `nil` when the folder
-    /// cannot be listed.
-    func scanDirectory(at seconds: Double) -> DirectoryScan? {
-        let journalMark = journal?.mark()
+    /// cannot be listed. In a shared folder, `journalMark` is the journal's header read before listing
+    /// (``currentMark(_:)``, under the lock): changes listed after it are read again on the next access.
+    func scanDirectory(at seconds: Double, journalMark: SharedJournal.Mark?) -> DirectoryScan? {
         guard !hooks.withLock({ $0.listingFails }),
             let names = try? FileManager.default.contentsOfDirectory(atPath: directoryPath)
         else {
@@ -106,18 +125,19 @@ extension DiskStorage {
         var scan = scan
         if !state.earlyRenewals.isEmpty { rescan(Set(state.earlyRenewals.keys), at: seconds, in: &scan) }
         state.indexBuilds += 1
-        for item in scan.expired {
-            if state.readingBeforeIndex[item.name] != nil {
-                scan.live.append(item)
-                continue
-            }
-            try? POSIXFile.remove(path(of: item.name))
-            state.statistics.expirations += 1
-            if configuration.onEvent != nil {
-                events.append(.expired(.disk, key: item.entry.key ?? item.name))
+        let doomed = scan.expired.map(\.name).filter { state.readingBeforeIndex[$0] == nil } + scan.damaged
+        if journal == nil || doomed.isEmpty {
+            removeDoomedFiles(&scan, state: &state, events: &events)
+        } else {
+            // In a shared folder, another process may have stored one of these since the listing: they
+            // are read again, and removed, under the journal's exclusive lock, and listed so the other
+            // processes' indexes drop them.
+            var none: [CacheEvent] = []
+            changingShared(doomed, in: &state, events: &none) { state in
+                rescan(Set(doomed), at: seconds, in: &scan)
+                removeDoomedFiles(&scan, state: &state, events: &events)
             }
         }
-        for name in scan.damaged { try? POSIXFile.remove(path(of: name)) }
         state.unreadable.formUnion(scan.unreadable)
         var index = ClockTable<String, IndexEntry>()
         var total = 0
@@ -149,6 +169,20 @@ extension DiskStorage {
     ) -> Bool {
         guard ensureIndex(&state, at: seconds, events: &events) else { return false }
         guard state.unreadable.contains(name) else { return true }
+        // In a shared folder, read and settled under the journal's exclusive lock, so no other process
+        // stores the file between the read and a removal.
+        var none: [CacheEvent] = []
+        changingShared([name], in: &state, events: &none) { state in
+            retryUnreadable(name, at: seconds, state: &state, events: &events)
+        }
+        return true
+    }
+
+    /// Reads the entry file `name`, which could not be opened when the index was built, again: indexed
+    /// when live, removed when expired or damaged, forgotten when not CacheKit's.
+    private func retryUnreadable(
+        _ name: String, at seconds: Double, state: inout State, events: inout [CacheEvent]
+    ) {
         switch readIndexEntry(name: name) {
         case .entry(let entry, _):
             state.unreadable.remove(name)
@@ -168,7 +202,6 @@ extension DiskStorage {
         case .unavailable:
             break
         }
-        return true
     }
 
     enum IndexRead {

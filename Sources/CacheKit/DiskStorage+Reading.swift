@@ -111,17 +111,18 @@ extension DiskStorage {
                 state.statistics.misses += 1
                 return nil
             }
-            if entry.expiration.isExpired(at: seconds),
-                let renewed = renewedByAnotherProcess(name, at: seconds, state: &state)
-            {
-                entry = renewed
-            }
             if entry.expiration.isExpired(at: seconds) {
-                retireFile(name: name, state: &state, into: &retired)
-                state.statistics.misses += 1
-                state.statistics.expirations += 1
-                events.append(.expired(.disk, key: key))
-                return nil
+                // Removed here; in a shared folder, unless another process stored or renewed it since.
+                let outcome = expire(name, at: seconds, state: &state, retired: &retired)
+                guard let live = outcome.live else {
+                    state.statistics.misses += 1
+                    if outcome.retiredHere {
+                        state.statistics.expirations += 1
+                        events.append(.expired(.disk, key: key))
+                    }
+                    return nil
+                }
+                entry = live
             }
             return entry
         }

@@ -146,11 +146,10 @@ extension DiskStorage {
             state.withLock { state in
                 // Stored again, or read and renewed, since the list was made: it stays.
                 guard let entry = state.index?.peek(name), entry.expiration.isExpired(at: seconds),
-                    renewedByAnotherProcess(name, at: seconds, state: &state) == nil
+                    expire(name, at: seconds, state: &state, retired: &retired).retiredHere
                 else {
                     return
                 }
-                retireFile(name: name, state: &state, into: &retired)
                 state.statistics.expirations += 1
                 removed += 1
                 if configuration.onEvent != nil { events.append(.expired(.disk, key: entry.key ?? name)) }

@@ -86,7 +86,7 @@ extension DiskStorage {
                 [name], in: &state, following: now.timeIntervalSince1970, events: &events
             ) { state -> POSIXFile.Failure? in
                 guard generation > state.clearedBelow, generation > (state.writing[name]?.floor ?? 0),
-                    generation > (state.index?.peek(name)?.generation ?? 0)
+                    generation > (state.index?.peek(name)?.storeOrder ?? 0)
                 else { return nil }
                 state.writing[name]?.floor = generation
                 do throws(POSIXFile.Failure) {

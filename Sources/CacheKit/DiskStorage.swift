@@ -125,7 +125,7 @@ public final class DiskStorage<Value: DataConvertible & Sendable>: Sendable {
         }
         if let removed = state.index?.remove(name) {
             state.totalSize -= removed.payload.size
-            Self.raiseFloor(name, to: removed.payload.generation, state: &state)
+            Self.raiseFloor(name, to: removed.payload.storeOrder, state: &state)
         }
     }
 

@@ -121,6 +121,60 @@ struct SharedFolderTests {
         #expect(app.value(forKey: "poster") == Data("poster".utf8))
     }
 
+    @Test func anExpiredEntryAnotherStorageRemovesWhenItListsTheFolderLeavesThisOnesIndex() throws {
+        // Given an entry that lives 10 seconds, indexed by one storage
+        let app = try storage()
+        try app.store(Data(count: 500), forKey: "poster", expiration: .seconds(10))
+        // When, after it expired, another storage opens the folder (its listing removes expired files)
+        clock.advance(by: 20)
+        let widget = try storage()
+        #expect(widget.count == 0)
+        // Then the first no longer counts it, without reading it
+        #expect(app.count == 0)
+        #expect(app.totalSize == 0)
+    }
+
+    @Test func aStoreUnderWayLandsWhenTheFolderIsListedAgainMeanwhile() throws {
+        // Given a value this storage stored, and a store of a new value for it under way
+        let app = try storage()
+        let widget = try storage()
+        try app.store(Data("old".utf8), forKey: "poster")
+        let journal = try SharedJournal(directory: folder.url.path)
+        app.setBeforeRename { [widget] _ in
+            // When, before it renames its file, the journal fills up and another storage stores a
+            // different key, so a new epoch makes this storage list the folder again
+            let fillers = (0..<Int(SharedJournal.capacity)).map { StableHash.hex("filler-\($0)") }
+            _ = journal.withLock(exclusive: true) { journal.append(fillers) }
+            try? widget.store(Data("other".utf8), forKey: "other")
+        }
+        try app.store(Data("new".utf8), forKey: "poster")
+        app.setBeforeRename(nil)
+        // Then the store landed: both storages read the new value
+        #expect(app.value(forKey: "poster") == Data("new".utf8))
+        #expect(widget.value(forKey: "poster") == Data("new".utf8))
+    }
+
+    @Test func anIndexBuiltInTheBackgroundKeepsAnExpiredKeyAnotherStorageStoredSinceTheListing() async throws
+    {
+        // Given an entry that expired, and a storage opening the folder whose first read lists it in
+        // the background
+        try await storage().store(Data("old".utf8), forKey: "poster", expiration: .seconds(10))
+        clock.advance(by: 20)
+        let app = try storage()
+        let widget = try storage()
+        app.hooks.withLock {
+            $0.beforeInstallingIndex = { [widget] in
+                // When another storage stores the key again between that listing and its install
+                try? widget.store(Data("fresh".utf8), forKey: "poster")
+            }
+        }
+        #expect(app.value(forKey: "unrelated") == nil)
+        #expect(await eventually { app.hasIndex })
+        // Then the fresh value is still there, for both
+        #expect(app.value(forKey: "poster") == Data("fresh".utf8))
+        #expect(widget.value(forKey: "poster") == Data("fresh".utf8))
+    }
+
     @Test func aJournalThatIsNotOursIsReplacedAndTheFolderStillFollowed() throws {
         // Given a shared folder whose journal holds bytes CacheKit never wrote
         let journal = folder.url.appendingPathComponent(SharedJournal.fileName)

@@ -70,7 +70,10 @@ import Foundation
                     try await Task.sleep(for: .milliseconds(2))
                 }
             }
-            guard presented == read("server-refresh-token") else {
+            // Spent at once, whoever asks second: making a folder fails when it exists.
+            guard presented == read("server-refresh-token"),
+                mkdir(base.appendingPathComponent("spent-" + presented).path, 0o700) == 0
+            else {
                 throw URLError(.userAuthenticationRequired)  // signed out
             }
             let round = read("refreshes").split(separator: "\n").count + 1
@@ -120,7 +123,8 @@ import Foundation
         done.wait()
         exit(status.withLock { $0 })
     }
-    let usage = "usage: NetworkLayerTestProcess stage <journal> <file> <destination> | refresh <folder> shared|alone"
+    let usage =
+        "usage: NetworkLayerTestProcess stage <journal> <file> <destination> | refresh <folder> shared|alone"
     FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(64)
 #else

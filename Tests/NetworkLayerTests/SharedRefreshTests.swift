@@ -75,18 +75,41 @@ struct SharedRefreshTests {
         #expect(SharedRefresh(folder: folder.url).lastRefresh != nil)
     }
 
-    @Test func aRequestRefusedBeforeAnotherProcessRefreshedRefreshesAgain() async throws {
+    @Test func aRequestSentAfterAnotherProcessRefreshedAndRefusedRefreshesAgain() async throws {
         // Given a refresh another process finished earlier, and a token that has expired since
         let account = Account()
         let app = account.provider(middleware(account))
         try await account.refresh()
-        _ = try await SharedRefresh(folder: folder.url).refreshOnce(unlessCountPassed: 0) {}
+        _ = try await SharedRefresh(folder: folder.url).refreshOnce(sentAt: { 0 }, running: {})
         account.valid.withLock { $0 = "expired again" }
         // When a request sent after that refresh is refused
         _ = try? await app.send(Endpoint<Data>(baseURL: exampleURL, path: "inbox"))
         // Then this process refreshes: the earlier refresh is older than its request
         #expect(account.refreshes.withLock { $0 } == 2)
         #expect(SharedRefresh(folder: folder.url).refreshCount == 2)
+    }
+
+    @Test func aRefreshForARequestThatCouldNotReadTheRecordRuns() async throws {
+        // Given a record that says three refreshes finished
+        let shared = SharedRefresh(folder: folder.url)
+        for _ in 0..<3 { _ = try await shared.refreshOnce(sentAt: { nil }, running: {}) }
+        // When a refusal comes for a request that could not read the record before it was sent
+        let ran = try await shared.refreshOnce(sentAt: { nil }, running: {})
+        // Then it refreshes rather than assume another process did
+        #expect(ran)
+        #expect(shared.refreshCount == 4)
+    }
+
+    @Test func aRefreshForARequestSentBeforeAnotherProcessRefreshedDoesNotRun() async throws {
+        // Given a request sent when the record said 0, and a refresh by another process since
+        let shared = SharedRefresh(folder: folder.url)
+        let sentAt = shared.countBeforeSending()
+        _ = try await SharedRefresh(folder: folder.url).refreshOnce(sentAt: { 0 }, running: {})
+        // When its refusal comes, then it does not refresh again
+        let ran = try await shared.refreshOnce(sentAt: { sentAt }, running: {})
+        #expect(sentAt == 0)
+        #expect(!ran)
+        #expect(shared.refreshCount == 1)
     }
 
     @Test func aRefreshWaitingLongerThanItsLimitFailsWithWaitTimedOut() async throws {

@@ -19,8 +19,8 @@ import Foundation
 /// - `removeAll`, a full list, or a header that is not ours start a new epoch: every process lists the
 ///   folder again on its next access.
 /// - Bounded: at most ``capacity`` names (16 bytes each) follow the header. Every value in the file is
-///   checked before use; a file that is not a regular file is never read (the storage then works as a
-///   single-process one would, see `DiskStorage.init`).
+///   checked before use; a file that is not a regular file is never read (the storage refuses to
+///   open, see `DiskStorage.init`).
 ///
 /// `flock` locks belong to the open file description, so two storages in one process open the file
 /// twice and exclude each other as two processes do; within one storage its own lock orders its threads.
@@ -57,22 +57,36 @@ final class SharedJournal: Sendable {
 
     deinit { close(descriptor) }
 
-    /// The header as it stands; `nil` when it is not a header this journal writes (a file of someone
-    /// else's, or a count past ``capacity``). An empty file is the first epoch with nothing listed.
-    ///
-    /// Read on every access of a shared storage: one `pread` into the stack, nothing allocated.
-    func mark() -> Mark? {
-        var header: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    /// What reading the header found.
+    enum Header: Equatable {
+        case mark(Mark)
+        /// Bytes this journal never wrote (a file of someone else's, a count past ``capacity``).
+        case notOurs
+        /// The read failed (an I/O error; a protected file while the device is locked).
+        case unreadable
+    }
+
+    /// The header as it stands: one `pread` into the stack, nothing allocated, on every access of a
+    /// shared storage. An empty file is the first epoch with nothing listed.
+    func header() -> Header {
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var read = 0
         repeat {
-            read = withUnsafeMutableBytes(of: &header) {
+            read = withUnsafeMutableBytes(of: &words) {
                 pread(descriptor, $0.baseAddress, Self.headerSize, 0)
             }
         } while read < 0 && errno == EINTR
-        if read == 0 { return Mark(epoch: 0, count: 0) }
-        guard read == Self.headerSize, UInt64(littleEndian: header.0) == Self.magic else { return nil }
-        let mark = Mark(epoch: UInt64(littleEndian: header.1), count: UInt64(littleEndian: header.2))
-        return mark.count <= Self.capacity ? mark : nil
+        if read < 0 { return .unreadable }
+        if read == 0 { return .mark(Mark(epoch: 0, count: 0)) }
+        guard read == Self.headerSize, UInt64(littleEndian: words.0) == Self.magic else { return .notOurs }
+        let mark = Mark(epoch: UInt64(littleEndian: words.1), count: UInt64(littleEndian: words.2))
+        return mark.count <= Self.capacity ? .mark(mark) : .notOurs
+    }
+
+    /// The header's mark; `nil` when it is not ours or cannot be read.
+    func mark() -> Mark? {
+        if case .mark(let mark) = header() { return mark }
+        return nil
     }
 
     /// The names listed between `start` and `end` (as counts of one epoch); `nil` when they cannot be
@@ -87,10 +101,13 @@ final class SharedJournal: Sendable {
     }
 
     /// Lists `names` as changed; hold the lock exclusively. Returns the header before and after, or
-    /// `nil` when the journal cannot be written (the change is then seen when the next epoch starts).
-    /// A full list, or a header not ours, starts a new epoch instead of growing.
+    /// `nil` when the journal cannot be read or written (the caller then starts a new epoch, so the
+    /// change is seen by the other processes' next listing). A full list, or a header not ours, starts a
+    /// new epoch instead of growing.
     func append(_ names: [String]) -> (before: Mark?, after: Mark)? {
-        let before = mark()
+        let found = header()
+        if found == .unreadable { return nil }
+        let before: Mark? = if case .mark(let mark) = found { mark } else { nil }
         var next = before ?? Mark(epoch: 0, count: 0)
         if before == nil || next.count + UInt64(names.count) > Self.capacity {
             return startEpoch(after: before).map { (before, $0) }

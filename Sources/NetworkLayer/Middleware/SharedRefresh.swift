@@ -29,8 +29,10 @@ import Foundation
 /// The lock is held while the refresh runs (that is its purpose), and only then. The kernel releases it
 /// when its process ends, however it ends, so a process killed mid-refresh blocks nobody. A process
 /// that waits longer than ``waitLimit`` fails its refresh with ``WaitTimedOut``; a cancelled one stops
-/// waiting at once. The record is read with every value checked: a file that is not a regular file, or
-/// not this type's, counts as "no refresh yet".
+/// waiting at once. The record is read with every value checked: bytes that are not this type's count
+/// as "no refresh yet"; a file under its name that is not a regular file fails the refresh rather than
+/// block on it. On iOS the system terminates a process suspended while it holds a file lock in a shared
+/// container (`0xdead10cc`): send requests that may refresh while the process may run.
 public final class SharedRefresh: Sendable {
     /// The refresh waited longer than ``SharedRefresh/waitLimit`` for another process's.
     public struct WaitTimedOut: Error, Sendable, CustomStringConvertible {
@@ -77,16 +79,33 @@ public final class SharedRefresh: Sendable {
         return Self.record(of: descriptor).date
     }
 
-    /// Runs `refresh` unless another process finished one after `count` was read: holding the lock,
-    /// waiting for it first.
+    /// The record's count as a request reads it before it is sent: 0 when there is no file yet, `nil`
+    /// when it cannot be read now (no descriptors left, a protected file on a locked device), in which
+    /// case a refusal refreshes.
+    func countBeforeSending() -> UInt64? {
+        do {
+            let descriptor = try open(creating: false)
+            defer { close(descriptor) }
+            return Self.record(of: descriptor).count
+        } catch let error as POSIXError where error.code == .ENOENT {
+            return 0
+        } catch {
+            return nil
+        }
+    }
+
+    /// Holding the lock (waiting for it first), runs `refresh` unless a refresh finished after the
+    /// newest of the requests it answers was sent: `sentAt` gives the count that request read before
+    /// it was sent (``countBeforeSending()``), read once the lock is held; `nil` means unknown, and
+    /// `refresh` runs.
     /// - Returns: Whether `refresh` ran here.
     func refreshOnce(
-        unlessCountPassed count: UInt64, _ refresh: @Sendable () async throws -> Void
+        sentAt: @Sendable () -> UInt64?, running refresh: @Sendable () async throws -> Void
     ) async throws -> Bool {
         let descriptor = try await lock()
         defer { close(descriptor) }  // releases the lock
         let record = Self.record(of: descriptor)
-        guard record.count == count else { return false }
+        if let sent = sentAt(), record.count > sent { return false }
         try await refresh()
         Self.write((record.count &+ 1, Date()), to: descriptor)
         return true

@@ -26,6 +26,9 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
     private struct State: Sendable {
         var generation = 0
         var refreshing: Task<Void, any Error>?
+        /// Across processes: the newest "refreshed at" count read before sending by the requests the
+        /// running refresh answers; `nil` when one of them could not read it.
+        var sharedSentAt: UInt64? = 0
     }
 
     private let statusCodes: Set<Int>
@@ -79,18 +82,20 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
         let sentAt = state.withLock { $0.generation }
         // Read before sending: a refresh by another process that finishes after this is newer than the
         // token this request carries.
-        let sharedSentAt = shared?.refreshCount ?? 0
+        let sharedSentAt = shared?.countBeforeSending()
         let (data, response) = try await next(request)
         guard statusCodes.contains(response.statusCode) else { return (data, response) }
         try await refreshIfNeeded(sentAt: sentAt, sharedSentAt: sharedSentAt)
         return try await next(request)
     }
 
-    private func refreshIfNeeded(sentAt generation: Int, sharedSentAt: UInt64) async throws {
+    private func refreshIfNeeded(sentAt generation: Int, sharedSentAt: UInt64?) async throws {
         let refresh: @Sendable () async throws -> Void
-        if let shared {
-            refresh = { [refresh = self.refresh] in
-                _ = try await shared.refreshOnce(unlessCountPassed: sharedSentAt, refresh)
+        if let sharedRefresh = shared {
+            // Asked once the other processes' lock is held: the newest request this refresh answers.
+            refresh = { [refresh = self.refresh, state] in
+                _ = try await sharedRefresh.refreshOnce(
+                    sentAt: { state.withLock { $0.sharedSentAt } }, running: refresh)
             }
         } else {
             refresh = self.refresh
@@ -98,7 +103,16 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
         let shared = state
         let task = shared.withLock { state -> Task<Void, any Error>? in
             if state.generation > generation { return nil }
-            if let running = state.refreshing { return running }
+            if let running = state.refreshing {
+                // A request sent after the one that began this refresh joins it with its own count.
+                if let known = state.sharedSentAt, let sent = sharedSentAt {
+                    state.sharedSentAt = max(known, sent)
+                } else {
+                    state.sharedSentAt = nil
+                }
+                return running
+            }
+            state.sharedSentAt = sharedSentAt
             let refreshing = Self.refreshesInProgress.union([ObjectIdentifier(self)])
             let task = Task { [refresh] in
                 // The task handle leaves the state under the lock and is released after unlocking.
