@@ -125,18 +125,15 @@ extension DiskStorage {
         var scan = scan
         if !state.earlyRenewals.isEmpty { rescan(Set(state.earlyRenewals.keys), at: seconds, in: &scan) }
         state.indexBuilds += 1
-        let doomed = scan.expired.map(\.name).filter { state.readingBeforeIndex[$0] == nil } + scan.damaged
-        if journal == nil || doomed.isEmpty {
+        if journal == nil {
             removeDoomedFiles(&scan, state: &state, events: &events)
         } else {
-            // In a shared folder, another process may have stored one of these since the listing: they
-            // are read again, and removed, under the journal's exclusive lock, and listed so the other
-            // processes' indexes drop them.
-            var none: [CacheEvent] = []
-            changingShared(doomed, in: &state, events: &none) { state in
-                rescan(Set(doomed), at: seconds, in: &scan)
-                removeDoomedFiles(&scan, state: &state, events: &events)
-            }
+            // In a shared folder, another process may have stored one of these again since the listing,
+            // and removing many would hold the journal's lock long: expired entries are indexed, for a
+            // read or the sweep to remove one at a time after checking its file (`expire`), and damaged
+            // files are left for a read of their key to remove.
+            scan.live += scan.expired
+            scan.expired = []
         }
         state.unreadable.formUnion(scan.unreadable)
         var index = ClockTable<String, IndexEntry>()
@@ -172,17 +169,19 @@ extension DiskStorage {
         // In a shared folder, read and settled under the journal's exclusive lock, so no other process
         // stores the file between the read and a removal.
         var none: [CacheEvent] = []
-        changingShared([name], in: &state, events: &none) { state in
+        let removed = changingShared([], in: &state, events: &none) { state in
             retryUnreadable(name, at: seconds, state: &state, events: &events)
         }
+        if removed { journalRemovals([name], &state) }
         return true
     }
 
     /// Reads the entry file `name`, which could not be opened when the index was built, again: indexed
-    /// when live, removed when expired or damaged, forgotten when not CacheKit's.
+    /// when live, removed when expired or damaged, forgotten when not CacheKit's. Returns whether it
+    /// removed the file.
     private func retryUnreadable(
         _ name: String, at seconds: Double, state: inout State, events: inout [CacheEvent]
-    ) {
+    ) -> Bool {
         switch readIndexEntry(name: name) {
         case .entry(let entry, _):
             state.unreadable.remove(name)
@@ -190,6 +189,7 @@ extension DiskStorage {
                 try? POSIXFile.remove(path(of: name))
                 state.statistics.expirations += 1
                 if configuration.onEvent != nil { events.append(.expired(.disk, key: entry.key ?? name)) }
+                return true
             } else if state.index?.peek(name) == nil {
                 state.index?.insert(entry, forKey: name)
                 state.totalSize += entry.size
@@ -197,11 +197,13 @@ extension DiskStorage {
         case .damaged:
             state.unreadable.remove(name)
             try? POSIXFile.remove(path(of: name))
+            return true
         case .skipped:
             state.unreadable.remove(name)
         case .unavailable:
             break
         }
+        return false
     }
 
     enum IndexRead {

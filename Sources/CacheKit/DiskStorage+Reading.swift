@@ -47,6 +47,8 @@ extension DiskStorage {
         } catch {
             let path = path(of: name)
             var retired: [String] = []
+            // Read before locking: the clock is the user's code.
+            let seconds = journal == nil ? 0 : clock.now().timeIntervalSince1970
             let removed = state.withLock { state -> Bool in
                 // The read counted a hit; the caller gets a miss.
                 state.statistics.hits -= 1
@@ -54,9 +56,8 @@ extension DiskStorage {
                 // A file read before the index exists is left to it (its renewal, already written to the
                 // file, is not recorded for the index); a newer file is kept.
                 state.earlyRenewals[name] = nil
-                guard state.index?.peek(name)?.generation == generation else { return false }
-                retireFile(name: name, state: &state, into: &retired)
-                return true
+                return retireDamaged(
+                    name, generation: generation, at: seconds, state: &state, retired: &retired)
             }
             discard(retired)
             events =
@@ -68,7 +69,9 @@ extension DiskStorage {
     }
 
     /// Whether a live entry exists for `key`, judged from the index (the file is not read). Recency,
-    /// expiration and statistics are unchanged.
+    /// expiration and statistics are unchanged; in a shared folder, an entry the index says has expired
+    /// is checked against its file, and indexed again as the file has it when another process renewed
+    /// or stored it.
     /// - Parameter key: The entry's key.
     /// - Returns: `true` when an unexpired entry is indexed for the key.
     public func contains(_ key: String) -> Bool {
@@ -113,7 +116,7 @@ extension DiskStorage {
             }
             if entry.expiration.isExpired(at: seconds) {
                 // Removed here; in a shared folder, unless another process stored or renewed it since.
-                let outcome = expire(name, at: seconds, state: &state, retired: &retired)
+                let outcome = expire(name, at: seconds, state: &state, retired: &retired, events: &events)
                 guard let live = outcome.live else {
                     state.statistics.misses += 1
                     if outcome.retiredHere {
@@ -192,8 +195,10 @@ extension DiskStorage {
                     state.totalSize -= removed.payload.size
                 }
             case .damaged(let reason):
-                if unchanged {
-                    retireFile(name: name, state: &state, into: &retired)
+                if unchanged,
+                    retireDamaged(
+                        name, generation: found.generation, at: seconds, state: &state, retired: &retired)
+                {
                     events.append(.removedCorruptEntry(key: key, path: path, reason: reason))
                 }
             }

@@ -146,7 +146,7 @@ extension DiskStorage {
             state.withLock { state in
                 // Stored again, or read and renewed, since the list was made: it stays.
                 guard let entry = state.index?.peek(name), entry.expiration.isExpired(at: seconds),
-                    expire(name, at: seconds, state: &state, retired: &retired).retiredHere
+                    expire(name, at: seconds, state: &state, retired: &retired, events: &events).retiredHere
                 else {
                     return
                 }

@@ -128,22 +128,52 @@ extension DiskStorage {
     }
 
     /// An entry `name` the index says has expired at `seconds`: removed, unless, in a shared folder,
-    /// another process stored or renewed it since (read under the journal's exclusive lock, after
-    /// catching up, so no process changes it between the check and the removal). Returns the live
-    /// entry as now indexed, or `nil` when it is gone; `retiredHere` says whether this call removed it.
+    /// another process stored or renewed it since. There the check runs under the journal's exclusive
+    /// lock, after catching up, so no store of another process lands between it and the removal (a
+    /// renewal by another process's read is written to the file without that lock; one landing in that
+    /// moment is lost, as a read racing a removal is in one process). A file that cannot be opened now,
+    /// or is not CacheKit's, is not removed. Returns the live entry as now indexed, or `nil`;
+    /// `retiredHere` says whether this call removed it.
     func expire(
-        _ name: String, at seconds: Double, state: inout State, retired: inout [String]
+        _ name: String, at seconds: Double, state: inout State, retired: inout [String],
+        events: inout [CacheEvent]
     ) -> (live: IndexEntry?, retiredHere: Bool) {
         guard journal != nil else {
             retireFile(name: name, state: &state, into: &retired)
             return (nil, true)
         }
+        return changingShared([], in: &state, following: seconds, events: &events) { state in
+            guard let current = state.index?.peek(name) else { return (nil, false) }
+            if !current.expiration.isExpired(at: seconds) { return (current, false) }
+            switch readIndexEntry(name: name) {
+            case .entry(let onDisk, _) where !onDisk.expiration.isExpired(at: seconds):
+                return (reindexed(name, as: onDisk, state: &state), false)
+            case .unavailable:
+                return (nil, false)
+            case .skipped:
+                // Gone, or not CacheKit's: out of the index, the file (if any) left alone.
+                if let removed = state.index?.remove(name) { state.totalSize -= removed.payload.size }
+                return (nil, false)
+            case .entry, .damaged:
+                retireFile(name: name, state: &state, into: &retired)
+                return (nil, true)
+            }
+        }
+    }
+
+    /// In a shared folder, retires the file `name` that this storage found damaged or undecodable at
+    /// `generation`, unless another process stored it again since (checked after catching up, under the
+    /// journal's exclusive lock). Returns whether it was retired. Without sharing, the caller's check of
+    /// the generation stands and the file is retired.
+    func retireDamaged(
+        _ name: String, generation: UInt64, at seconds: Double, state: inout State, retired: inout [String]
+    ) -> Bool {
         var none: [CacheEvent] = []
-        return changingShared([], in: &state, following: seconds, events: &none) { state in
-            guard state.index?.peek(name) != nil else { return (nil, false) }
-            if let live = renewedByAnotherProcess(name, at: seconds, state: &state) { return (live, false) }
+        return changingShared([], in: &state, following: journal == nil ? nil : seconds, events: &none) {
+            state in
+            guard state.index?.peek(name)?.generation == generation else { return false }
             retireFile(name: name, state: &state, into: &retired)
-            return (nil, true)
+            return true
         }
     }
 
@@ -152,10 +182,16 @@ extension DiskStorage {
     /// file now has it, indexed again, or `nil` when it has expired there too (or the folder is not
     /// shared).
     func renewedByAnotherProcess(_ name: String, at seconds: Double, state: inout State) -> IndexEntry? {
-        guard journal != nil, var entry = state.index?.peek(name),
+        guard journal != nil, state.index?.peek(name) != nil,
             case .entry(let onDisk, _) = readIndexEntry(name: name), !onDisk.expiration.isExpired(at: seconds)
         else { return nil }
-        // Maybe another file than the one indexed: a new generation, as `reindex` gives.
+        return reindexed(name, as: onDisk, state: &state)
+    }
+
+    /// Indexes `name` with what its file says now (`onDisk`), with a foreign generation: maybe another
+    /// file than the one indexed.
+    private func reindexed(_ name: String, as onDisk: IndexEntry, state: inout State) -> IndexEntry? {
+        guard var entry = state.index?.peek(name) else { return nil }
         state.nextGeneration &+= 1
         state.totalSize += onDisk.size - entry.size
         entry.size = onDisk.size

@@ -11,7 +11,8 @@ import Testing
 #endif
 
 /// Real processes on one folder, as an app and its extensions on an app-group container: this test's
-/// process and children running `CacheKitTestProcess` (Tests/CacheKitTestProcess/main.swift).
+/// process and children running `CacheKitTestProcess` (Tests/CacheKitTestProcess/main.swift). Children
+/// are waited for off Swift's cooperative pool (`offThePool`), which other tests need meanwhile.
 @Suite("A shared folder across real processes", .timeLimit(.minutes(1)))
 struct SharedFolderProcessTests {
     let folder: TemporaryFolder
@@ -32,70 +33,77 @@ struct SharedFolderProcessTests {
     }
 
     /// Runs the child with `arguments` after the folder, and expects it to succeed.
-    func inAnotherProcess(_ arguments: String...) throws {
-        let ending = try child.run([arguments[0], folder.url.path] + arguments.dropFirst())
+    func inAnotherProcess(_ arguments: String...) async throws {
+        let child = child
+        let list = [arguments[0], folder.url.path] + arguments.dropFirst()
+        let ending = try await offThePool { try child.run(list) }
         #expect(ending.status == 0, "\(ending.errors)")
     }
 
-    @Test func aStoreByAnotherProcessIsReadByALongLivedOne() throws {
+    @Test func aStoreByAnotherProcessIsReadByALongLivedOne() async throws {
         // Given a process that has indexed the folder
         let app = try longLivedStorage()
         // When another process stores a value
-        try inAnotherProcess("store", "poster", "from the widget")
+        try await inAnotherProcess("store", "poster", "from the widget")
         // Then the first reads it
         #expect(app.value(forKey: "poster") == Data("from the widget".utf8))
     }
 
-    @Test func aReplacementByAnotherProcessIsReadByALongLivedOne() throws {
+    @Test func aReplacementByAnotherProcessIsReadByALongLivedOne() async throws {
         // Given a value a long-lived process stored
         let app = try longLivedStorage()
-        try app.store(Data("old".utf8), forKey: "poster")
+        try await app.store(Data("old".utf8), forKey: "poster")
         // When another process replaces it
-        try inAnotherProcess("store", "poster", "a longer new value")
+        try await inAnotherProcess("store", "poster", "a longer new value")
         // Then the first reads the new value, and its index counts the new size
         #expect(app.value(forKey: "poster") == Data("a longer new value".utf8))
         #expect(app.totalSize == folder.entryBytes)
     }
 
-    @Test func aRemoveByAnotherProcessIsSeenByALongLivedOne() throws {
+    @Test func aRemoveByAnotherProcessIsSeenByALongLivedOne() async throws {
         // Given a value a long-lived process stored
         let app = try longLivedStorage()
-        try app.store(Data("old".utf8), forKey: "poster")
+        try await app.store(Data("old".utf8), forKey: "poster")
         // When another process removes it
-        try inAnotherProcess("remove", "poster")
+        try await inAnotherProcess("remove", "poster")
         // Then the first neither holds nor reads it
         #expect(!app.contains("poster"))
         #expect(app.value(forKey: "poster") == nil)
     }
 
-    @Test func removeAllByAnotherProcessIsSeenByALongLivedOne() throws {
+    @Test func removeAllByAnotherProcessIsSeenByALongLivedOne() async throws {
         // Given values a long-lived process stored
         let app = try longLivedStorage()
-        for index in 0..<3 { try app.store(Data("value".utf8), forKey: "k\(index)") }
+        for index in 0..<3 { try await app.store(Data("value".utf8), forKey: "k\(index)") }
         // When another process removes everything
-        try inAnotherProcess("removeAll")
+        try await inAnotherProcess("removeAll")
         // Then the first holds nothing
         #expect(!app.contains("k1"))
         #expect(app.count == 0)
         #expect(app.totalSize == 0)
     }
 
-    @Test func fourProcessesWritingAtOnceKeepTheFolderWithinOneLimit() throws {
+    @Test func fourProcessesWritingAtOnceKeepTheFolderWithinOneLimit() async throws {
         // Given four processes, each with a 200,000-byte limit on one folder
         let limit = 200_000
         // When each stores 100 values of 10,000 bytes at once (a million bytes each)
-        let endings = try child.runTogether(
-            (0..<4).map { ["fill", folder.url.path, "\(limit)", "100", "10000", "writer\($0)"] })
+        let (child, path) = (child, folder.url.path)
+        let endings = try await offThePool {
+            try child.runTogether((0..<4).map { ["fill", path, "\(limit)", "100", "10000", "writer\($0)"] })
+        }
         // Then the folder holds at most 1.25 times the one limit
         for ending in endings { #expect(ending.status == 0, "\(ending.errors)") }
         #expect(folder.entryBytes <= limit * 5 / 4)
         #expect(folder.entryBytes > 0)
     }
 
-    @Test func fourProcessesStoringRemovingAndReadingSharedKeysReadNothingWrong() throws {
+    @Test func fourProcessesStoringRemovingAndReadingSharedKeysReadNothingWrong() async throws {
         // Given four processes on one folder
         // When each stores, removes and reads the same 16 keys for two seconds
-        let endings = try child.runTogether((1...4).map { ["churn", folder.url.path, "2", "\($0)"] })
+        let (child, path) = (child, folder.url.path)
+        let endings = try await offThePool {
+            try child.runTogether((1...4).map { ["churn", path, "2", "\($0)"] })
+        }
         // Then every process read only whole values of the key it asked for
         for ending in endings {
             #expect(ending.status == 0, "\(ending.errors)")
@@ -106,19 +114,22 @@ struct SharedFolderProcessTests {
         }
     }
 
-    @Test func aProcessKilledWhileHoldingTheFoldersLockBlocksNobody() throws {
+    @Test func aProcessKilledWhileHoldingTheFoldersLockBlocksNobody() async throws {
         // Given another process that holds the folder's lock
         let app = try longLivedStorage()
-        let holder = try child.start(["hold", folder.url.path])
-        let said = holder.output.fileHandleForReading.availableData
+        let (child, path) = (child, folder.url.path)
+        let holder = try child.start(["hold", path])
+        let output = holder.output.fileHandleForReading
+        let said = try await offThePool { output.availableData }
         #expect(String(decoding: said, as: UTF8.self) == "held\n")
         #expect(!Self.lockIsFree(in: folder))
         // When it is killed
-        kill(holder.process.processIdentifier, SIGKILL)
-        holder.process.waitUntilExit()
+        let process = holder.process
+        kill(process.processIdentifier, SIGKILL)
+        try await offThePool { process.waitUntilExit() }
         // Then the lock is free, and a store here goes through
         #expect(Self.lockIsFree(in: folder))
-        try app.store(Data("after".utf8), forKey: "poster")
+        try await app.store(Data("after".utf8), forKey: "poster")
         #expect(app.value(forKey: "poster") == Data("after".utf8))
     }
 

@@ -121,17 +121,31 @@ struct SharedFolderTests {
         #expect(app.value(forKey: "poster") == Data("poster".utf8))
     }
 
-    @Test func anExpiredEntryAnotherStorageRemovesWhenItListsTheFolderLeavesThisOnesIndex() throws {
-        // Given an entry that lives 10 seconds, indexed by one storage
+    @Test func anExpiredEntryAnotherStorageSweepsLeavesThisOnesIndex() throws {
+        // Given an entry that lives 10 seconds, indexed by two storages
         let app = try storage()
-        try app.store(Data(count: 500), forKey: "poster", expiration: .seconds(10))
-        // When, after it expired, another storage opens the folder (its listing removes expired files)
-        clock.advance(by: 20)
         let widget = try storage()
-        #expect(widget.count == 0)
+        try app.store(Data(count: 500), forKey: "poster", expiration: .seconds(10))
+        #expect(widget.count == 1)
+        // When, after it expired, the other storage's sweep removes it
+        clock.advance(by: 20)
+        #expect(widget.removeExpired() == 1)
         // Then the first no longer counts it, without reading it
         #expect(app.count == 0)
         #expect(app.totalSize == 0)
+    }
+
+    @Test func aStorageListingASharedFolderLeavesExpiredFilesForTheSweep() throws {
+        // Given an entry that expired before a storage opened the folder
+        try storage().store(Data(count: 500), forKey: "poster", expiration: .seconds(10))
+        clock.advance(by: 20)
+        // When a storage lists the folder
+        let widget = try storage()
+        #expect(widget.count == 1)
+        // Then the file is there until its sweep, which removes it (one at a time, after checking it)
+        #expect(!widget.contains("poster"))
+        #expect(widget.removeExpired() == 1)
+        #expect(folder.fileNames.filter { !$0.hasPrefix(".") }.isEmpty)
     }
 
     @Test func aStoreUnderWayLandsWhenTheFolderIsListedAgainMeanwhile() throws {
@@ -232,7 +246,16 @@ struct SharedFolderTests {
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent(SharedJournal.fileName), withIntermediateDirectories: true)
         // When a shared storage opens it, then it throws rather than work unshared
-        #expect(throws: CacheError.self) { try storage() }
+        let error = #expect(throws: CacheError.self) { try storage() }
+        #expect(error?.operation == .open)
+    }
+
+    @Test func aJournalNameTakenByAPipeRefusesToOpenTheStorageWithoutBlocking() throws {
+        // Given a folder where the journal's name is taken by a FIFO
+        #expect(mkfifo(folder.url.appendingPathComponent(SharedJournal.fileName).path, 0o600) == 0)
+        // When a shared storage opens it, then it throws at once with the open operation
+        let error = #expect(throws: CacheError.self) { try storage() }
+        #expect(error?.operation == .open)
     }
 }
 

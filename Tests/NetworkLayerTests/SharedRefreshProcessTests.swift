@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// Two real processes meet a 401 at once: `NetworkLayerTestProcess refresh` plays an app and its
-/// extension on one app-group folder, with a rotating refresh token that is good once.
+/// extension on one app-group folder, with a rotating refresh token that is good once. Children are
+/// waited for off Swift's cooperative pool (`offThePool`), which other tests need meanwhile.
 @Suite("Token refresh across real processes", .timeLimit(.minutes(1)))
 struct SharedRefreshProcessTests {
     let folder: TemporaryFolder
@@ -19,14 +20,17 @@ struct SharedRefreshProcessTests {
     }
 
     /// Starts two processes, lets them send at once, and returns what each said.
-    func twoProcesses(_ mode: String) throws -> [String] {
+    func twoProcesses(_ mode: String) async throws -> [String] {
         let child = try ChildProcess("NetworkLayerTestProcess")
-        let started = try (0..<2).map { _ in try child.start(["refresh", folder.url.path, mode]) }
-        try Data().write(to: folder.url.appendingPathComponent("go"))
-        return started.map { started in
-            let output = started.output.fileHandleForReading.readDataToEndOfFile()
-            started.process.waitUntilExit()
-            return String(decoding: output, as: UTF8.self)
+        let folder = folder.url
+        return try await offThePool {
+            let started = try (0..<2).map { _ in try child.start(["refresh", folder.path, mode]) }
+            try Data().write(to: folder.appendingPathComponent("go"))
+            return started.map { started in
+                let output = started.output.fileHandleForReading.readDataToEndOfFile()
+                started.process.waitUntilExit()
+                return String(decoding: output, as: UTF8.self)
+            }
         }
     }
 
@@ -36,19 +40,19 @@ struct SharedRefreshProcessTests {
         return log.split(separator: "\n")
     }
 
-    @Test func twoProcessesMeetingA401AtOnceRefreshOnceAndBothSucceed() throws {
+    @Test func twoProcessesMeetingA401AtOnceRefreshOnceAndBothSucceed() async throws {
         // Given an app and its extension coordinating through the group's folder
         // When both meet a 401 at once
-        let said = try twoProcesses("shared")
+        let said = try await twoProcesses("shared")
         // Then the server granted one refresh, and both requests succeeded with its token
         #expect(refreshes.count == 1)
         #expect(said == ["status 200\n", "status 200\n"])
     }
 
-    @Test func withoutCoordinationTheSecondRefreshSpendsARotatedTokenAndSignsOut() throws {
+    @Test func withoutCoordinationTheSecondRefreshSpendsARotatedTokenAndSignsOut() async throws {
         // Given an app and its extension that refresh each on its own (what the middleware did alone)
         // When both meet a 401 at once
-        let said = try twoProcesses("alone")
+        let said = try await twoProcesses("alone")
         // Then one of them spent a refresh token the other had already rotated, and failed
         #expect(refreshes.count == 1)
         #expect(said.filter { $0.hasPrefix("failed") }.count == 1)

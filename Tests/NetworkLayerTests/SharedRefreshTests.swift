@@ -80,7 +80,7 @@ struct SharedRefreshTests {
         let account = Account()
         let app = account.provider(middleware(account))
         try await account.refresh()
-        _ = try await SharedRefresh(folder: folder.url).refreshOnce(sentAt: { 0 }, running: {})
+        _ = try await SharedRefresh(folder: folder.url).refreshOnce(sentAt: { (0, Date()) }, running: {})
         account.valid.withLock { $0 = "expired again" }
         // When a request sent after that refresh is refused
         _ = try? await app.send(Endpoint<Data>(baseURL: exampleURL, path: "inbox"))
@@ -89,14 +89,16 @@ struct SharedRefreshTests {
         #expect(SharedRefresh(folder: folder.url).refreshCount == 2)
     }
 
-    @Test func aRefreshForARequestThatCouldNotReadTheRecordRuns() async throws {
-        // Given a record that says three refreshes finished
+    @Test func aRequestThatCouldNotReadTheCountIsJudgedByTheDateOfTheLastRefresh() async throws {
+        // Given a record that says three refreshes finished, the last one now
         let shared = SharedRefresh(folder: folder.url)
-        for _ in 0..<3 { _ = try await shared.refreshOnce(sentAt: { nil }, running: {}) }
-        // When a refusal comes for a request that could not read the record before it was sent
-        let ran = try await shared.refreshOnce(sentAt: { nil }, running: {})
-        // Then it refreshes rather than assume another process did
-        #expect(ran)
+        for _ in 0..<3 { _ = try await shared.refreshOnce(sentAt: { (nil, .distantFuture) }, running: {}) }
+        // When refusals come for requests that could not read the count before they were sent
+        let sentBefore = try await shared.refreshOnce(sentAt: { (nil, .distantPast) }, running: {})
+        let sentAfter = try await shared.refreshOnce(sentAt: { (nil, .distantFuture) }, running: {})
+        // Then one sent before that refresh does not refresh again, and one sent after it does
+        #expect(!sentBefore)
+        #expect(sentAfter)
         #expect(shared.refreshCount == 4)
     }
 
@@ -104,9 +106,9 @@ struct SharedRefreshTests {
         // Given a request sent when the record said 0, and a refresh by another process since
         let shared = SharedRefresh(folder: folder.url)
         let sentAt = shared.countBeforeSending()
-        _ = try await SharedRefresh(folder: folder.url).refreshOnce(sentAt: { 0 }, running: {})
+        _ = try await SharedRefresh(folder: folder.url).refreshOnce(sentAt: { (0, Date()) }, running: {})
         // When its refusal comes, then it does not refresh again
-        let ran = try await shared.refreshOnce(sentAt: { sentAt }, running: {})
+        let ran = try await shared.refreshOnce(sentAt: { (sentAt, Date()) }, running: {})
         #expect(sentAt == 0)
         #expect(!ran)
         #expect(shared.refreshCount == 1)

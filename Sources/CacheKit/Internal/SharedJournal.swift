@@ -15,7 +15,8 @@ import Foundation
 /// - A process reads the header (one `pread`) on each access; when it moved, it re-reads the trailers of
 ///   the names listed since it last looked, under a shared `flock`, and its index is current again.
 /// - A change (a store's rename, a remove, an eviction) is written to the list, and then made, under an
-///   exclusive `flock`: a process that catches up sees either both or neither.
+///   exclusive `flock`: a process that catches up sees either both or neither. (`removeAll` removes its
+///   files unlisted, then starts a new epoch.)
 /// - `removeAll`, a full list, or a header that is not ours start a new epoch: every process lists the
 ///   folder again on its next access.
 /// - Bounded: at most ``capacity`` names (16 bytes each) follow the header. Every value in the file is

@@ -69,14 +69,14 @@ public final class SharedRefresh: Sendable {
     public var refreshCount: UInt64 {
         guard let descriptor = try? open(creating: false) else { return 0 }
         defer { close(descriptor) }
-        return Self.record(of: descriptor).count
+        return Self.record(of: descriptor)?.count ?? 0
     }
 
     /// When the last refresh by any process finished; `nil` before the first.
     public var lastRefresh: Date? {
         guard let descriptor = try? open(creating: false) else { return nil }
         defer { close(descriptor) }
-        return Self.record(of: descriptor).date
+        return Self.record(of: descriptor)?.date
     }
 
     /// The record's count as a request reads it before it is sent: 0 when there is no file yet, `nil`
@@ -86,7 +86,7 @@ public final class SharedRefresh: Sendable {
         do {
             let descriptor = try open(creating: false)
             defer { close(descriptor) }
-            return Self.record(of: descriptor).count
+            return Self.record(of: descriptor)?.count
         } catch let error as POSIXError where error.code == .ENOENT {
             return 0
         } catch {
@@ -95,19 +95,28 @@ public final class SharedRefresh: Sendable {
     }
 
     /// Holding the lock (waiting for it first), runs `refresh` unless a refresh finished after the
-    /// newest of the requests it answers was sent: `sentAt` gives the count that request read before
-    /// it was sent (``countBeforeSending()``), read once the lock is held; `nil` means unknown, and
-    /// `refresh` runs.
+    /// newest of the requests it answers was sent. `sentAt`, asked once the lock is held, gives the
+    /// count that request read before it was sent (``countBeforeSending()``) and when it was sent: the
+    /// count decides; when it is unknown, the record's date does (a refresh recorded after the send);
+    /// when neither can be read, `refresh` runs.
     /// - Returns: Whether `refresh` ran here.
     func refreshOnce(
-        sentAt: @Sendable () -> UInt64?, running refresh: @Sendable () async throws -> Void
+        sentAt: @Sendable () -> (count: UInt64?, date: Date),
+        running refresh: @Sendable () async throws -> Void
     ) async throws -> Bool {
         let descriptor = try await lock()
         defer { close(descriptor) }  // releases the lock
         let record = Self.record(of: descriptor)
-        if let sent = sentAt(), record.count > sent { return false }
+        let sent = sentAt()
+        if let record {
+            if let count = sent.count {
+                if record.count > count { return false }
+            } else if let date = record.date, date > sent.date {
+                return false
+            }
+        }
         try await refresh()
-        Self.write((record.count &+ 1, Date()), to: descriptor)
+        Self.write(((record?.count ?? 0) &+ 1, Date()), to: descriptor)
         return true
     }
 
@@ -153,9 +162,14 @@ public final class SharedRefresh: Sendable {
     }
 
     /// The record in the file: (0, nil) when it is empty, short, not ours, or its date is not a time.
-    static func record(of descriptor: Int32) -> (count: UInt64, date: Date?) {
+    /// `nil` when the file cannot be read now (an I/O error, a protected file on a locked device).
+    static func record(of descriptor: Int32) -> (count: UInt64, date: Date?)? {
         var words = [UInt64](repeating: 0, count: 3)
-        let read = words.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, recordSize, 0) }
+        var read = 0
+        repeat {
+            read = words.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, recordSize, 0) }
+        } while read < 0 && errno == EINTR
+        if read < 0 { return nil }
         guard read == recordSize, UInt64(littleEndian: words[0]) == magic else { return (0, nil) }
         let seconds = Double(bitPattern: UInt64(littleEndian: words[2]))
         let date = seconds.isFinite && abs(seconds) < 1e12 ? Date(timeIntervalSince1970: seconds) : nil

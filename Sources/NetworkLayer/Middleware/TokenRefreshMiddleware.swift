@@ -27,8 +27,8 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
         var generation = 0
         var refreshing: Task<Void, any Error>?
         /// Across processes: the newest "refreshed at" count read before sending by the requests the
-        /// running refresh answers; `nil` when one of them could not read it.
-        var sharedSentAt: UInt64? = 0
+        /// running refresh answers (`nil` when one of them could not read it), and the newest send.
+        var sharedSentAt: (count: UInt64?, date: Date) = (0, .distantPast)
     }
 
     private let statusCodes: Set<Int>
@@ -82,14 +82,17 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
         let sentAt = state.withLock { $0.generation }
         // Read before sending: a refresh by another process that finishes after this is newer than the
         // token this request carries.
-        let sharedSentAt = shared?.countBeforeSending()
+        let sharedSentAt: (count: UInt64?, date: Date) =
+            shared.map { ($0.countBeforeSending(), Date()) } ?? (0, .distantPast)
         let (data, response) = try await next(request)
         guard statusCodes.contains(response.statusCode) else { return (data, response) }
         try await refreshIfNeeded(sentAt: sentAt, sharedSentAt: sharedSentAt)
         return try await next(request)
     }
 
-    private func refreshIfNeeded(sentAt generation: Int, sharedSentAt: UInt64?) async throws {
+    private func refreshIfNeeded(sentAt generation: Int, sharedSentAt: (count: UInt64?, date: Date))
+        async throws
+    {
         let refresh: @Sendable () async throws -> Void
         if let sharedRefresh = shared {
             // Asked once the other processes' lock is held: the newest request this refresh answers.
@@ -105,11 +108,12 @@ public final class TokenRefreshMiddleware: NetworkMiddleware {
             if state.generation > generation { return nil }
             if let running = state.refreshing {
                 // A request sent after the one that began this refresh joins it with its own count.
-                if let known = state.sharedSentAt, let sent = sharedSentAt {
-                    state.sharedSentAt = max(known, sent)
+                if let known = state.sharedSentAt.count, let sent = sharedSentAt.count {
+                    state.sharedSentAt.count = max(known, sent)
                 } else {
-                    state.sharedSentAt = nil
+                    state.sharedSentAt.count = nil
                 }
+                state.sharedSentAt.date = max(state.sharedSentAt.date, sharedSentAt.date)
                 return running
             }
             state.sharedSentAt = sharedSentAt
