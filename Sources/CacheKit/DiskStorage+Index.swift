@@ -20,7 +20,8 @@ extension DiskStorage {
     /// changes (`DiskStorage+Sharing.swift`).
     func ensureIndex(_ state: inout State, at seconds: Double, events: inout [CacheEvent]) -> Bool {
         if state.index != nil {
-            if journal != nil { followOtherProcesses(&state, at: seconds, events: &events) }
+            guard journal != nil else { return true }
+            followOtherProcesses(&state, at: seconds, events: &events)
             return state.index != nil
         }
         guard let scan = scanDirectory(at: seconds, journalMark: currentMark(&state)) else { return false }

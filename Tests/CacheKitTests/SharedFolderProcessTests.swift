@@ -12,8 +12,9 @@ import Testing
 
 /// Real processes on one folder, as an app and its extensions on an app-group container: this test's
 /// process and children running `CacheKitTestProcess` (Tests/CacheKitTestProcess/main.swift). Children
-/// are waited for off Swift's cooperative pool (`offThePool`), which other tests need meanwhile.
-@Suite("A shared folder across real processes", .timeLimit(.minutes(1)))
+/// are waited for off Swift's cooperative pool (`offThePool`), which other tests need meanwhile, and the
+/// tests run one at a time: four busy children at once are load enough for a machine running the suite.
+@Suite("A shared folder across real processes", .serialized, .timeLimit(.minutes(1)))
 struct SharedFolderProcessTests {
     let folder: TemporaryFolder
     let child: ChildProcess
@@ -119,14 +120,12 @@ struct SharedFolderProcessTests {
         let app = try longLivedStorage()
         let (child, path) = (child, folder.url.path)
         let holder = try child.start(["hold", path])
-        let output = holder.output.fileHandleForReading
-        let said = try await offThePool { output.availableData }
+        let said = try await offThePool { holder.firstOutput() }
         #expect(String(decoding: said, as: UTF8.self) == "held\n")
         #expect(!Self.lockIsFree(in: folder))
         // When it is killed
-        let process = holder.process
-        kill(process.processIdentifier, SIGKILL)
-        try await offThePool { process.waitUntilExit() }
+        let ending = try await offThePool { holder.kill() }
+        #expect(ending.status == 128 + SIGKILL)
         // Then the lock is free, and a store here goes through
         #expect(Self.lockIsFree(in: folder))
         try await app.store(Data("after".utf8), forKey: "poster")

@@ -23,8 +23,11 @@ struct DeinitReentrancyTests {
         var provider: NetworkProvider? = NetworkProvider(
             session: ReentrantSession(gate: gate) { asked.append(refresh.refreshCount) },
             middlewares: [refresh], configuration: .init(coalescesIdenticalGETs: true))
-        // When a request is in flight and the provider is released
-        let request = Task { [provider, movie] in try await provider?.send(movie) }
+        // When a request is in flight and the provider is released (its timeout far above a loaded
+        // machine's delays: a request that timed out before reaching the session would never enter the
+        // gate, and this test would wait for it forever)
+        let patient = Endpoint<Movie>(baseURL: exampleURL, path: "movie", timeout: .seconds(600))
+        let request = Task { [provider] in try await provider?.send(patient) }
         await gate.waitUntilEntered()
         provider = nil
         let finished = await Watchdog.finishes {

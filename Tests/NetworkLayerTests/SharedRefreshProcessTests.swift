@@ -5,7 +5,7 @@ import Testing
 /// Two real processes meet a 401 at once: `NetworkLayerTestProcess refresh` plays an app and its
 /// extension on one app-group folder, with a rotating refresh token that is good once. Children are
 /// waited for off Swift's cooperative pool (`offThePool`), which other tests need meanwhile.
-@Suite("Token refresh across real processes", .timeLimit(.minutes(1)))
+@Suite("Token refresh across real processes", .serialized, .timeLimit(.minutes(1)))
 struct SharedRefreshProcessTests {
     let folder: TemporaryFolder
 
@@ -26,11 +26,7 @@ struct SharedRefreshProcessTests {
         return try await offThePool {
             let started = try (0..<2).map { _ in try child.start(["refresh", folder.path, mode]) }
             try Data().write(to: folder.appendingPathComponent("go"))
-            return started.map { started in
-                let output = started.output.fileHandleForReading.readDataToEndOfFile()
-                started.process.waitUntilExit()
-                return String(decoding: output, as: UTF8.self)
-            }
+            return started.map { $0.finish().output }
         }
     }
 

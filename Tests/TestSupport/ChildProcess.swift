@@ -1,16 +1,84 @@
 import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// An executable of this package run as a child of the tests: a second process on one folder, as an
 /// app's extension is to the app.
+///
+/// Started with `posix_spawn` and reaped with `waitpid`, not Foundation's `Process`: on Linux every
+/// `Process` shares one SIGCHLD monitor, and many children ending at once under ThreadSanitizer left
+/// another test's `waitUntilExit()` spinning, which stalled the whole run. The child gets an empty
+/// signal mask (a Dispatch worker that starts it blocks signals) and default signal handlers.
 public struct ChildProcess: Sendable {
     /// How a child ended, with what it wrote.
     public struct Ending: Sendable {
-        /// The exit status (or the signal's number, for a child killed by one).
+        /// The exit status, or 128 plus the signal's number for a child killed by one.
         public let status: Int32
         /// What it wrote to its standard output.
         public let output: String
         /// What it wrote to its standard error.
         public let errors: String
+    }
+
+    /// A child that runs: its process identifier and the read ends of its output and error pipes.
+    public struct Running: Sendable {
+        /// The child's process identifier.
+        public let identifier: pid_t
+        let output: Int32
+        let errors: Int32
+
+        /// Reads the child's output until it writes at least one byte (or closes it).
+        public func firstOutput() -> Data {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                return Data(buffer.prefix(max(count, 0)))
+            }
+        }
+
+        /// Kills the child with SIGKILL and reaps it.
+        public func kill() -> Ending {
+            _ = Glue.kill(identifier, SIGKILL)
+            return finish()
+        }
+
+        /// Reads its output and errors to their end, reaps it, and closes the pipes.
+        public func finish() -> Ending {
+            // Errors are drained on another thread, so a child that writes much to either never blocks.
+            let errorsRead = DispatchGroup()
+            let collected = Collected()
+            DispatchQueue.global().async(group: errorsRead) { [errors] in collected.set(Self.readAll(errors))
+            }
+            let output = Self.readAll(self.output)
+            errorsRead.wait()
+            var status: Int32 = 0
+            while waitpid(identifier, &status, 0) < 0, errno == EINTR {}
+            close(self.output)
+            close(errors)
+            let exited = status & 0x7f == 0
+            return Ending(
+                status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f),
+                output: String(decoding: output, as: UTF8.self),
+                errors: String(decoding: collected.value, as: UTF8.self))
+        }
+
+        static func readAll(_ descriptor: Int32) -> Data {
+            var all = Data()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { return all }
+                all.append(contentsOf: buffer.prefix(count))
+            }
+        }
     }
 
     /// The executable named `name`, built beside the running test binary.
@@ -33,35 +101,106 @@ public struct ChildProcess: Sendable {
         self.executable = executable
     }
 
-    /// Starts the child with `arguments`; its output and errors go to the pipes returned.
-    public func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, errors: Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        return (process, output, errors)
+    /// Starts the child with `arguments`.
+    /// - Throws: `POSIXError` when a pipe or the process cannot be made.
+    public func start(_ arguments: [String]) throws -> Running {
+        var output: [Int32] = [0, 0]
+        var errors: [Int32] = [0, 0]
+        guard pipe(&output) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard pipe(&errors) == 0 else {
+            close(output[0])
+            close(output[1])
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        defer {
+            close(output[1])
+            close(errors[1])
+        }
+        let identifier = try Glue.spawn(
+            executable.path, arguments: arguments, output: output[1], errors: errors[1],
+            closing: [output[0], errors[0]])
+        return Running(identifier: identifier, output: output[0], errors: errors[0])
     }
 
     /// Runs the children, one per argument list, all at once, and waits for every one to end.
     public func runTogether(_ argumentLists: [[String]]) throws -> [Ending] {
         let started = try argumentLists.map { try start($0) }
-        return started.map { child in
-            // Read to the end before waiting, so a child that writes much never blocks on a full pipe.
-            let output = child.output.fileHandleForReading.readDataToEndOfFile()
-            let errors = child.errors.fileHandleForReading.readDataToEndOfFile()
-            child.process.waitUntilExit()
-            return Ending(
-                status: child.process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                errors: String(decoding: errors, as: UTF8.self))
-        }
+        return started.map { $0.finish() }
     }
 
     /// Runs the child with `arguments` and waits for it to end.
     public func run(_ arguments: [String]) throws -> Ending {
         try runTogether([arguments])[0]
+    }
+}
+
+/// The bytes a reader thread collected, handed over under a lock.
+private final class Collected: @unchecked Sendable {
+    // @unchecked Sendable: `data` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var data = Data()
+
+    func set(_ value: Data) {
+        lock.lock()
+        data = value
+        lock.unlock()
+    }
+
+    var value: Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data
+    }
+}
+
+/// The system calls, apart from names the types above use for their own methods.
+private enum Glue {
+    static func kill(_ identifier: pid_t, _ signal: Int32) -> Int32 {
+        #if canImport(Darwin)
+            Darwin.kill(identifier, signal)
+        #elseif canImport(Glibc)
+            Glibc.kill(identifier, signal)
+        #else
+            Musl.kill(identifier, signal)
+        #endif
+    }
+
+    /// `posix_spawn` of `path` with `arguments`, its standard output and error on the given pipes'
+    /// write ends, the read ends closed in the child, an empty signal mask and default handlers.
+    static func spawn(
+        _ path: String, arguments: [String], output: Int32, errors: Int32, closing: [Int32]
+    ) throws -> pid_t {
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors, 2)
+        for descriptor in closing + [output, errors] {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        // This process's environment, passed explicitly (`environ` is not visible to Swift everywhere).
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for variable in environment { free(variable) } }
+        var identifier: pid_t = 0
+        let result = posix_spawn(&identifier, path, &actions, &attributes, argv, environment)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        return identifier
     }
 }

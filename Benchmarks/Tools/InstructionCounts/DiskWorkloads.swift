@@ -31,46 +31,10 @@ private func diskWorkloads(label: String, size: Int) -> [Workload] {
     let payload = { Data((0..<size).map { UInt8(truncatingIfNeeded: $0) }) }
     let keys = (0..<64).map { "poster-\($0)" }
     return [
-        Workload(name: "disk-hit-\(label)-cachekit") {
-            let folder = workloadFolder("disk-hit-\(label)")
-            let storage: DiskStorage<Data>
-            do {
-                storage = try DiskStorage<Data>(
-                    configuration: .init(directory: folder, sizeLimit: .max, sweepInterval: nil))
-                let bytes = payload()
-                for key in keys { try storage.store(bytes, forKey: key) }
-            } catch {
-                fatalError("cannot fill the disk workload: \(error)")
-            }
-            // The index is built before measuring (`count` waits for it).
-            blackHole(storage.count)
-            return { count in
-                for index in 0..<count {
-                    blackHole(storage.value(forKey: keys[index & 63], extendingExpiration: .none))
-                }
-            }
-        },
+        diskHit(named: "disk-hit-\(label)-cachekit", shared: false, keys: keys, payload: payload),
         // The same hit in a folder declared shared across processes: one `pread` of the journal's header
         // more, whose kernel side callgrind does not count (the wall-clock row does).
-        Workload(name: "disk-hit-\(label)-shared") {
-            let folder = workloadFolder("shared-hit-\(label)")
-            let storage: DiskStorage<Data>
-            do {
-                storage = try DiskStorage<Data>(
-                    configuration: .init(
-                        directory: folder, sizeLimit: .max, sweepInterval: nil, sharedAcrossProcesses: true))
-                let bytes = payload()
-                for key in keys { try storage.store(bytes, forKey: key) }
-            } catch {
-                fatalError("cannot fill the shared disk workload: \(error)")
-            }
-            blackHole(storage.count)
-            return { count in
-                for index in 0..<count {
-                    blackHole(storage.value(forKey: keys[index & 63], extendingExpiration: .none))
-                }
-            }
-        },
+        diskHit(named: "disk-hit-\(label)-shared", shared: true, keys: keys, payload: payload),
         Workload(name: "disk-hit-\(label)-raw") {
             let folder = workloadFolder("raw-hit-\(label)")
             let files = keys.map { folder.appendingPathComponent($0) }
@@ -85,4 +49,30 @@ private func diskWorkloads(label: String, size: Int) -> [Workload] {
             }
         },
     ]
+}
+
+/// A DiskStorage hit of 64 keys in turn, read without renewal, in a folder shared across processes or
+/// not; the index is built before measuring (`count` waits for it).
+private func diskHit(named name: String, shared: Bool, keys: [String], payload: @escaping () -> Data)
+    -> Workload
+{
+    Workload(name: name) {
+        let folder = workloadFolder(name)
+        let storage: DiskStorage<Data>
+        do {
+            storage = try DiskStorage<Data>(
+                configuration: .init(
+                    directory: folder, sizeLimit: .max, sweepInterval: nil, sharedAcrossProcesses: shared))
+            let bytes = payload()
+            for key in keys { try storage.store(bytes, forKey: key) }
+        } catch {
+            fatalError("cannot fill the disk workload \(name): \(error)")
+        }
+        blackHole(storage.count)
+        return { count in
+            for index in 0..<count {
+                blackHole(storage.value(forKey: keys[index & 63], extendingExpiration: .none))
+            }
+        }
+    }
 }
