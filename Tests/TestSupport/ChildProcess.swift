@@ -50,34 +50,51 @@ public struct ChildProcess: Sendable {
         }
 
         /// Reads its output and errors to their end, reaps it, and closes the pipes.
+        ///
+        /// Both pipes are read by this thread, with `poll`, so a child that writes much to either never
+        /// blocks, and no other thread is asked for: waiting on work queued to Dispatch from a thread
+        /// Dispatch lent stalled the whole suite when every lent thread was waiting.
         public func finish() -> Ending {
-            // Errors are drained on another thread, so a child that writes much to either never blocks.
-            let errorsRead = DispatchGroup()
-            let collected = Collected()
-            DispatchQueue.global().async(group: errorsRead) { [errors] in collected.set(Self.readAll(errors))
-            }
-            let output = Self.readAll(self.output)
-            errorsRead.wait()
+            let (output, errors) = Self.readBoth(self.output, self.errors)
             var status: Int32 = 0
             while waitpid(identifier, &status, 0) < 0, errno == EINTR {}
             close(self.output)
-            close(errors)
+            close(self.errors)
             let exited = status & 0x7f == 0
             return Ending(
                 status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f),
                 output: String(decoding: output, as: UTF8.self),
-                errors: String(decoding: collected.value, as: UTF8.self))
+                errors: String(decoding: errors, as: UTF8.self))
         }
 
-        static func readAll(_ descriptor: Int32) -> Data {
-            var all = Data()
+        /// Everything written to `first` and `second` until both are closed.
+        static func readBoth(_ first: Int32, _ second: Int32) -> (Data, Data) {
+            var collected = [Data(), Data()]
+            var open = [true, true]
             var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { return all }
-                all.append(contentsOf: buffer.prefix(count))
+            let descriptors = [first, second]
+            while open.contains(true) {
+                var watched = (0..<2).map {
+                    pollfd(fd: open[$0] ? descriptors[$0] : -1, events: Int16(POLLIN), revents: 0)
+                }
+                let ready = poll(&watched, 2, -1)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
+                for index in 0..<2 where open[index] && watched[index].revents != 0 {
+                    let count = buffer.withUnsafeMutableBytes {
+                        read(descriptors[index], $0.baseAddress, $0.count)
+                    }
+                    if count < 0, errno == EINTR { continue }
+                    if count <= 0 {
+                        open[index] = false
+                    } else {
+                        collected[index].append(contentsOf: buffer.prefix(count))
+                    }
+                }
             }
+            return (collected[0], collected[1])
         }
     }
 
@@ -131,25 +148,6 @@ public struct ChildProcess: Sendable {
     /// Runs the child with `arguments` and waits for it to end.
     public func run(_ arguments: [String]) throws -> Ending {
         try runTogether([arguments])[0]
-    }
-}
-
-/// The bytes a reader thread collected, handed over under a lock.
-private final class Collected: @unchecked Sendable {
-    // @unchecked Sendable: `data` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var data = Data()
-
-    func set(_ value: Data) {
-        lock.lock()
-        data = value
-        lock.unlock()
-    }
-
-    var value: Data {
-        lock.lock()
-        defer { lock.unlock() }
-        return data
     }
 }
 
