@@ -132,9 +132,11 @@ extension DiskStorage {
             // In a shared folder, another process may have stored one of these again since the listing,
             // and removing many would hold the journal's lock long: expired entries are indexed, for a
             // read or the sweep to remove one at a time after checking its file (`expire`), and damaged
-            // files are left for a read of their key to remove.
+            // files are remembered as unreadable ones are: a lookup of their key reads them again and
+            // removes them under the lock (`retryUnreadable`).
             scan.live += scan.expired
             scan.expired = []
+            state.unreadable.formUnion(scan.damaged)
         }
         state.unreadable.formUnion(scan.unreadable)
         var index = ClockTable<String, IndexEntry>()

@@ -66,7 +66,7 @@ extension DiskStorage {
     /// high bit set, so it never equals one a read of this process holds, and ordered as 0 (see
     /// ``IndexEntry/storeOrder``), so a store of this process under way still lands over it: across
     /// processes, of two stores at once either may win.
-    static var foreignGeneration: UInt64 { 1 << 63 }
+    static var foreignGeneration: UInt64 { DiskIndexEntry.foreignBit }
 
     /// Indexes `name` as its file is now, with a foreign generation (so work of this process on the file
     /// it replaced never applies to it); out of the index when it is gone or not ours.
@@ -203,9 +203,12 @@ extension DiskStorage {
 }
 
 extension DiskIndexEntry {
+    /// The bit a foreign generation (an entry learned of from the folder) carries.
+    static let foreignBit: UInt64 = 1 << 63
+
     /// The generation as stores of this process compare it: 0 for an entry learned of from the folder
     /// (another process's), so a store under way here still lands over it.
     var storeOrder: UInt64 {
-        generation & (1 << 63) == 0 ? generation : 0
+        generation & Self.foreignBit == 0 ? generation : 0
     }
 }

@@ -148,6 +148,22 @@ struct SharedFolderTests {
         #expect(folder.fileNames.filter { !$0.hasPrefix(".") }.isEmpty)
     }
 
+    @Test func aFileDamagedOnDiskInASharedFolderIsRemovedByAReadOfItsKey() throws {
+        // Given an entry whose payload was damaged on disk
+        let first = try storage()
+        try first.store(Data(repeating: 7, count: 100), forKey: "poster")
+        let file = first.fileURL(forKey: "poster")
+        var bytes = try Data(contentsOf: file)
+        bytes[0] ^= 0xff
+        try bytes.write(to: file)
+        // When a storage lists the folder and then looks the key up
+        let widget = try storage()
+        #expect(widget.count == 1)
+        #expect(widget.value(forKey: "poster") == nil)
+        // Then the damaged file is gone
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test func aStoreUnderWayLandsWhenTheFolderIsListedAgainMeanwhile() throws {
         // Given a value this storage stored, and a store of a new value for it under way
         let app = try storage()
